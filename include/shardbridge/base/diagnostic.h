@@ -1,0 +1,34 @@
+// Rendering an Error against the text it is about, MLIR style:
+//
+//   <input>:1:32: error: unknown axis name: "c"
+//   #sdy.sharding<@mesh, [{}, {"c"}]>
+//                              ^
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "shardbridge/base/result.h"
+
+namespace shardbridge {
+
+// A 1-based line and column (columns count bytes) for a byte offset.
+struct LineCol {
+  size_t line = 1;
+  size_t column = 1;
+};
+
+// Returns the line and column of byte `offset` in `text`. An offset past the
+// end maps to the position just after the last byte.
+LineCol lineColAt(std::string_view text, size_t offset);
+
+// Returns `error` rendered for people. With an offset:
+// "<name>:LINE:COL: error: MESSAGE\n<source line>\n<spaces>^\n"; tabs in the
+// source line are kept in the caret line so the caret lines up; control
+// bytes (NUL included) print as '?' so the output stays one line. Without an
+// offset: "<name>: error: MESSAGE\n".
+std::string renderDiagnostic(const Error& error, std::string_view text,
+                             std::string_view name = "<input>");
+
+}  // namespace shardbridge

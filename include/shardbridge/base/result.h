@@ -1,0 +1,133 @@
+// Result<T> and Error: the one error channel of shardbridge.
+//
+// No function of the library throws or aborts on user data; every fallible
+// entry point returns a Result<T>. Member names follow std::expected
+// (has_value, value, error) so the type can be swapped for it once the
+// toolchain has <expected>.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace shardbridge {
+
+// What kind of failure an Error reports. Callers branch on the code; the
+// message is for people.
+enum class ErrorCode : uint8_t {
+  kParse,          // malformed text or bytes
+  kInvalid,        // well-formed but breaks a rule (verifier, Validate)
+  kUnsupported,    // well-formed and valid, but has no representation asked for
+  kNotFound,       // a named thing (mesh symbol, file) does not exist
+  kIo,             // reading or writing a file failed
+  kInternal,       // a broken invariant inside shardbridge (a bug)
+};
+
+// Returns a lower-case name for `code`, e.g. "parse" for kParse.
+const char* errorCodeName(ErrorCode code);
+
+// An error: a code, a human-readable message and, for errors about text, the
+// byte offset into that text where the problem is (kNoOffset when none).
+struct Error {
+  static constexpr size_t kNoOffset = static_cast<size_t>(-1);
+
+  ErrorCode code = ErrorCode::kInternal;
+  std::string message;
+  size_t offset = kNoOffset;
+
+  bool hasOffset() const { return offset != kNoOffset; }
+
+  // Returns the same error with its offset shifted by `base` (used when a
+  // sub-parser ran on a slice of a larger buffer). No-op without an offset.
+  Error shifted(size_t base) const {
+    Error e = *this;
+    if (e.hasOffset()) e.offset += base;
+    return e;
+  }
+};
+
+inline Error makeError(ErrorCode code, std::string message,
+                       size_t offset = Error::kNoOffset) {
+  return Error{code, std::move(message), offset};
+}
+
+// Tag to construct a Result holding an error: `return Unexpected(err);`.
+struct Unexpected {
+  Error error;
+  explicit Unexpected(Error e) : error(std::move(e)) {}
+};
+
+// Either a T or an Error. Accessing value() of an error result (or error() of
+// a value) is a programming error, not an input error.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
+  Result(Unexpected u) : v_(std::in_place_index<1>, std::move(u.error)) {}
+  Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}
+
+  bool has_value() const { return v_.index() == 0; }
+  explicit operator bool() const { return has_value(); }
+
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+  const Error& error() const& { return std::get<1>(v_); }
+  Error&& error() && { return std::get<1>(std::move(v_)); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+// Result<void>: success or an Error.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Unexpected u) : err_(std::move(u.error)), ok_(false) {}
+  Result(Error e) : err_(std::move(e)), ok_(false) {}
+
+  bool has_value() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  const Error& error() const& { return err_; }
+  Error&& error() && { return std::move(err_); }
+
+ private:
+  Error err_;
+  bool ok_ = true;
+};
+
+using Status = Result<void>;
+
+inline Status okStatus() { return Status(); }
+
+}  // namespace shardbridge
+
+#define SB_CONCAT_INNER_(a, b) a##b
+#define SB_CONCAT_(a, b) SB_CONCAT_INNER_(a, b)
+
+// SB_TRY(expr): evaluates a Result/Status; returns its error from the
+// enclosing function if it holds one.
+#define SB_TRY(expr)                                                     \
+  do {                                                                   \
+    auto&& sb_try_result_ = (expr);                                      \
+    if (!sb_try_result_.has_value())                                     \
+      return ::shardbridge::Unexpected(std::move(sb_try_result_).error()); \
+  } while (0)
+
+// SB_ASSIGN_OR_RETURN(lhs, expr): `lhs = value` of a Result, or returns its
+// error. `lhs` may be a declaration: SB_ASSIGN_OR_RETURN(auto x, f());
+#define SB_ASSIGN_OR_RETURN(lhs, expr) \
+  SB_ASSIGN_OR_RETURN_IMPL_(SB_CONCAT_(sb_result_, __LINE__), lhs, expr)
+#define SB_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr)              \
+  auto tmp = (expr);                                           \
+  if (!tmp.has_value())                                        \
+    return ::shardbridge::Unexpected(std::move(tmp).error());  \
+  lhs = std::move(tmp).value()

@@ -1,0 +1,313 @@
+// Uniquing storage for sdy attributes.
+//
+// The Context is split into shards keyed by hash so that threads interning
+// different attributes rarely wait on one another. Each shard owns a bump
+// arena; storage is never freed before the Context dies, which is what lets
+// handles be bare pointers.
+#include <cstring>
+#include <mutex>
+#include <unordered_set>
+#include <vector>
+
+#include "shardbridge/sdy/attrs.h"
+
+namespace shardbridge::sdy {
+namespace detail {
+namespace {
+
+// 64-bit mixing (splitmix64 finaliser); the header keeps the low 32 bits.
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return h;
+}
+
+uint64_t mixBytes(uint64_t h, const char* data, size_t size) {
+  // FNV-1a over the bytes, then mixed in with the length.
+  uint64_t f = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < size; ++i) {
+    f ^= static_cast<unsigned char>(data[i]);
+    f *= 0x100000001b3ULL;
+  }
+  return mix(mix(h, f), size);
+}
+
+template <typename T>
+uint64_t mixPointers(uint64_t h, ArrayRefT<T> a) {
+  h = mix(h, a.size);
+  for (size_t i = 0; i < a.size; ++i) h = mix(h, reinterpret_cast<uintptr_t>(a.data[i].opaque()));
+  return h;
+}
+
+uint64_t mixInts(uint64_t h, ArrayRefT<int64_t> a) {
+  h = mix(h, a.size);
+  for (size_t i = 0; i < a.size; ++i) h = mix(h, static_cast<uint64_t>(a.data[i]));
+  return h;
+}
+
+uint32_t hashStorage(const StorageHeader& s) {
+  uint64_t h = mix(0, static_cast<uint64_t>(s.kind));
+  switch (s.kind) {
+    case AttrKind::kMeshAxis: {
+      auto& m = reinterpret_cast<const MeshAxisStorage&>(s);
+      h = mix(mixBytes(h, m.name.data, m.name.size), static_cast<uint64_t>(m.size));
+      break;
+    }
+    case AttrKind::kMesh: {
+      auto& m = reinterpret_cast<const MeshStorage&>(s);
+      h = mixInts(mixPointers(h, m.axes), m.deviceIds);
+      break;
+    }
+    case AttrKind::kSubAxisInfo: {
+      auto& m = reinterpret_cast<const SubAxisInfoStorage&>(s);
+      h = mix(mix(h, static_cast<uint64_t>(m.preSize)), static_cast<uint64_t>(m.size));
+      break;
+    }
+    case AttrKind::kAxisRef: {
+      auto& m = reinterpret_cast<const AxisRefStorage&>(s);
+      h = mix(mixBytes(h, m.name.data, m.name.size), reinterpret_cast<uintptr_t>(m.subAxisInfo));
+      break;
+    }
+    case AttrKind::kDimensionSharding: {
+      auto& m = reinterpret_cast<const DimensionShardingStorage&>(s);
+      h = mixPointers(h, m.axes);
+      h = mix(h, m.isClosed);
+      h = mix(h, m.hasPriority);
+      if (m.hasPriority) h = mix(h, static_cast<uint64_t>(m.priority));
+      break;
+    }
+    case AttrKind::kSymbolRef: {
+      auto& m = reinterpret_cast<const SymbolRefStorage&>(s);
+      h = mixBytes(h, m.name.data, m.name.size);
+      break;
+    }
+    case AttrKind::kTensorSharding: {
+      auto& m = reinterpret_cast<const TensorShardingStorage&>(s);
+      h = mix(h, reinterpret_cast<uintptr_t>(m.meshOrRef));
+      h = mixPointers(h, m.dimShardings);
+      h = mixPointers(h, m.replicatedAxes);
+      h = mixPointers(h, m.unreducedAxes);
+      h = mix(h, static_cast<uint64_t>(m.reductionOp));
+      break;
+    }
+    case AttrKind::kTensorShardingPerValue: {
+      auto& m = reinterpret_cast<const TensorShardingPerValueStorage&>(s);
+      h = mixPointers(h, m.shardings);
+      break;
+    }
+  }
+  return static_cast<uint32_t>(h ^ (h >> 32));
+}
+
+bool sameStr(StrRef a, StrRef b) {
+  return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+}
+
+template <typename T>
+bool sameArray(ArrayRefT<T> a, ArrayRefT<T> b) {
+  if (a.size != b.size) return false;
+  for (size_t i = 0; i < a.size; ++i)
+    if (!(a.data[i] == b.data[i])) return false;
+  return true;
+}
+
+bool equalStorage(const StorageHeader& a, const StorageHeader& b) {
+  if (a.kind != b.kind || a.hash != b.hash) return false;
+  switch (a.kind) {
+    case AttrKind::kMeshAxis: {
+      auto& x = reinterpret_cast<const MeshAxisStorage&>(a);
+      auto& y = reinterpret_cast<const MeshAxisStorage&>(b);
+      return x.size == y.size && sameStr(x.name, y.name);
+    }
+    case AttrKind::kMesh: {
+      auto& x = reinterpret_cast<const MeshStorage&>(a);
+      auto& y = reinterpret_cast<const MeshStorage&>(b);
+      return sameArray(x.axes, y.axes) && sameArray(x.deviceIds, y.deviceIds);
+    }
+    case AttrKind::kSubAxisInfo: {
+      auto& x = reinterpret_cast<const SubAxisInfoStorage&>(a);
+      auto& y = reinterpret_cast<const SubAxisInfoStorage&>(b);
+      return x.preSize == y.preSize && x.size == y.size;
+    }
+    case AttrKind::kAxisRef: {
+      auto& x = reinterpret_cast<const AxisRefStorage&>(a);
+      auto& y = reinterpret_cast<const AxisRefStorage&>(b);
+      return x.subAxisInfo == y.subAxisInfo && sameStr(x.name, y.name);
+    }
+    case AttrKind::kDimensionSharding: {
+      auto& x = reinterpret_cast<const DimensionShardingStorage&>(a);
+      auto& y = reinterpret_cast<const DimensionShardingStorage&>(b);
+      return x.isClosed == y.isClosed && x.hasPriority == y.hasPriority &&
+             (!x.hasPriority || x.priority == y.priority) && sameArray(x.axes, y.axes);
+    }
+    case AttrKind::kSymbolRef: {
+      auto& x = reinterpret_cast<const SymbolRefStorage&>(a);
+      auto& y = reinterpret_cast<const SymbolRefStorage&>(b);
+      return sameStr(x.name, y.name);
+    }
+    case AttrKind::kTensorSharding: {
+      auto& x = reinterpret_cast<const TensorShardingStorage&>(a);
+      auto& y = reinterpret_cast<const TensorShardingStorage&>(b);
+      return x.meshOrRef == y.meshOrRef && x.reductionOp == y.reductionOp &&
+             sameArray(x.dimShardings, y.dimShardings) &&
+             sameArray(x.replicatedAxes, y.replicatedAxes) &&
+             sameArray(x.unreducedAxes, y.unreducedAxes);
+    }
+    case AttrKind::kTensorShardingPerValue: {
+      auto& x = reinterpret_cast<const TensorShardingPerValueStorage&>(a);
+      auto& y = reinterpret_cast<const TensorShardingPerValueStorage&>(b);
+      return sameArray(x.shardings, y.shardings);
+    }
+  }
+  return false;
+}
+
+struct HeaderHash {
+  size_t operator()(const StorageHeader* s) const { return s->hash; }
+};
+struct HeaderEq {
+  bool operator()(const StorageHeader* a, const StorageHeader* b) const {
+    return equalStorage(*a, *b);
+  }
+};
+
+// A bump allocator: memory lives until the arena dies.
+class Arena {
+ public:
+  void* allocate(size_t bytes) {
+    bytes = (bytes + 7) & ~size_t{7};
+    if (bytes > kChunk / 4) {
+      chunks_.push_back(std::make_unique<std::byte[]>(bytes));
+      return chunks_.back().get();
+    }
+    if (used_ + bytes > kChunk || chunks_.empty()) {
+      chunks_.push_back(std::make_unique<std::byte[]>(kChunk));
+      current_ = chunks_.back().get();
+      used_ = 0;
+    }
+    void* p = current_ + used_;
+    used_ += bytes;
+    return p;
+  }
+
+  template <typename T>
+  T* copyArray(const T* data, size_t size) {
+    if (size == 0) return nullptr;
+    T* out = static_cast<T*>(allocate(sizeof(T) * size));
+    std::memcpy(static_cast<void*>(out), data, sizeof(T) * size);
+    return out;
+  }
+
+ private:
+  static constexpr size_t kChunk = 64 * 1024;
+  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  std::byte* current_ = nullptr;
+  size_t used_ = kChunk;
+};
+
+template <typename S>
+S* cloneInto(Arena& arena, const S& probe) {
+  S* s = static_cast<S*>(arena.allocate(sizeof(S)));
+  std::memcpy(static_cast<void*>(s), &probe, sizeof(S));
+  return s;
+}
+
+StrRef copyStr(Arena& arena, StrRef s) {
+  return StrRef{arena.copyArray(s.data, s.size), s.size};
+}
+
+template <typename T>
+ArrayRefT<T> copyArr(Arena& arena, ArrayRefT<T> a) {
+  return ArrayRefT<T>{arena.copyArray(a.data, a.size), a.size};
+}
+
+// Deep-copies the probe's out-of-line parts (strings, arrays) into the arena.
+const StorageHeader* persist(Arena& arena, const StorageHeader& probe) {
+  switch (probe.kind) {
+    case AttrKind::kMeshAxis: {
+      auto* s = cloneInto(arena, reinterpret_cast<const MeshAxisStorage&>(probe));
+      s->name = copyStr(arena, s->name);
+      return &s->header;
+    }
+    case AttrKind::kMesh: {
+      auto* s = cloneInto(arena, reinterpret_cast<const MeshStorage&>(probe));
+      s->axes = copyArr(arena, s->axes);
+      s->deviceIds = copyArr(arena, s->deviceIds);
+      return &s->header;
+    }
+    case AttrKind::kSubAxisInfo:
+      return &cloneInto(arena, reinterpret_cast<const SubAxisInfoStorage&>(probe))->header;
+    case AttrKind::kAxisRef: {
+      auto* s = cloneInto(arena, reinterpret_cast<const AxisRefStorage&>(probe));
+      s->name = copyStr(arena, s->name);
+      return &s->header;
+    }
+    case AttrKind::kDimensionSharding: {
+      auto* s = cloneInto(arena, reinterpret_cast<const DimensionShardingStorage&>(probe));
+      s->axes = copyArr(arena, s->axes);
+      return &s->header;
+    }
+    case AttrKind::kSymbolRef: {
+      auto* s = cloneInto(arena, reinterpret_cast<const SymbolRefStorage&>(probe));
+      s->name = copyStr(arena, s->name);
+      return &s->header;
+    }
+    case AttrKind::kTensorSharding: {
+      auto* s = cloneInto(arena, reinterpret_cast<const TensorShardingStorage&>(probe));
+      s->dimShardings = copyArr(arena, s->dimShardings);
+      s->replicatedAxes = copyArr(arena, s->replicatedAxes);
+      s->unreducedAxes = copyArr(arena, s->unreducedAxes);
+      return &s->header;
+    }
+    case AttrKind::kTensorShardingPerValue: {
+      auto* s = cloneInto(arena, reinterpret_cast<const TensorShardingPerValueStorage&>(probe));
+      s->shardings = copyArr(arena, s->shardings);
+      return &s->header;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+}  // namespace detail
+
+struct Context::Impl {
+  static constexpr size_t kShards = 16;
+  struct Shard {
+    std::mutex mu;
+    std::unordered_set<const detail::StorageHeader*, detail::HeaderHash, detail::HeaderEq> set;
+    detail::Arena arena;
+  };
+  Shard shards[kShards];
+};
+
+Context::Context() : impl_(std::make_unique<Impl>()) {}
+Context::~Context() = default;
+
+size_t Context::size() const {
+  size_t n = 0;
+  for (auto& shard : impl_->shards) {
+    std::lock_guard<std::mutex> lock(shard.mu);
+    n += shard.set.size();
+  }
+  return n;
+}
+
+namespace detail {
+
+const StorageHeader* intern(Context& ctx, StorageHeader& probe) {
+  probe.hash = hashStorage(probe);
+  // The low bits pick the bucket inside a shard; take the shard from the top.
+  auto& shard = ctx.impl_->shards[(probe.hash >> 28) % Context::Impl::kShards];
+  std::lock_guard<std::mutex> lock(shard.mu);
+  auto it = shard.set.find(&probe);
+  if (it != shard.set.end()) return *it;
+  const StorageHeader* stored = persist(shard.arena, probe);
+  shard.set.insert(stored);
+  return stored;
+}
+
+}  // namespace detail
+}  // namespace shardbridge::sdy

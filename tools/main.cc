@@ -1,0 +1,2 @@
+// placeholder replaced by the CLI work
+int main() { return 0; }
