@@ -1,0 +1,30 @@
+// Small helpers shared by the subcommands: reading an INPUT argument and
+// reporting errors the same way everywhere.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "shardbridge/base/result.h"
+
+namespace shardbridge::tools {
+
+// An input argument resolved to its text and a display name for diagnostics.
+struct InputText {
+  std::string text;
+  std::string name;  // "<input>", "<stdin>" or the file path
+};
+
+// INPUT conventions of every command: `-` reads stdin, `@path` reads a file
+// (binary-safe), anything else is the text itself.
+Result<InputText> readInput(const std::string& arg);
+
+// Reads a whole file; an Error of code kIo when it cannot.
+Result<std::string> readFile(const std::string& path);
+
+// Prints the rendered diagnostic of `error` against `input` to stderr and
+// returns 1, the exit code of an input error.
+int reportError(const Error& error, const InputText& input);
+int reportError(const Error& error, std::string_view text, std::string_view name);
+
+}  // namespace shardbridge::tools

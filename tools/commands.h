@@ -1,0 +1,17 @@
+// The shardbridge subcommands. Each register function adds one subcommand to
+// the CLI11 app and, when that subcommand is chosen, stores in `run` the code
+// that carries it out. `run` returns the process exit code: 0 success, 1 an
+// input error (already reported on stderr), 2 a usage error.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace shardbridge::tools {
+
+using Runner = std::function<int()>;
+
+void registerSdyCommand(CLI::App& app, Runner& run);
+
+}  // namespace shardbridge::tools
