@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds one CMake preset: release (default), asan or fuzz.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-release}"
+jobs="${SB_JOBS:-$(nproc)}"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$jobs"
