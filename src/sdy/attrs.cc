@@ -133,6 +133,9 @@ std::optional<int64_t> MeshAttr::getAxisSize(std::string_view name) const {
 bool MeshAttr::equals(MeshAttr other, bool ignoreDeviceIds) const {
   if (*this == other) return true;
   if (!ignoreDeviceIds || isNull() || other.isNull()) return false;
+  // As upstream: without axes, the device ids are what tells the empty mesh
+  // `<[]>` from a maximal one, so they still count there.
+  if (isMaximal() != other.isMaximal()) return false;
   auto a = axes(), b = other.axes();
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
