@@ -36,6 +36,26 @@ struct MlirType {
 // `tensor<8xf32, #enc>` (encoding ignored), `!stablehlo.token`,
 // `tuple<...>` (nested), `f32`, `!dialect.anything<...>`. Errors carry the
 // offset of the offending byte. Nesting depth is bounded.
+//
+// Accepted beyond the above: `!mhlo.token` (a token); `vector<4x[8]xf32>` and
+// `memref<4x?xf32, layout>` / `memref<*xf32>`, which MLIR also counts as
+// shaped, as kRankedTensor / kUnrankedTensor; `complex<T>`, the builtin
+// integer (`i8`, `si32`, `ui64`) and float (`bf16`, `f32`, `f8E4M3FN`, ...)
+// keywords, `index` and `none` as kOther. Unknown bare keywords are rejected
+// (`unknown type 'tenosr'`), as are tensors of tensors, tuples or tokens.
+// Dialect type bodies, encodings and layouts are kept as text with balanced
+// brackets. Nesting (types and brackets) is limited to 64 levels.
+//
+// `text` is the type re-spelled: no blanks inside `tensor<...>` except
+// `", "` before an encoding, `", "` between tuple elements, leading zeros of
+// sizes dropped, and in opaque bodies runs of blanks folded to one (none just
+// inside brackets or before a comma). parseMlirType(t.text) gives t back.
+//   parseMlirType(" tensor< 8 x ? x f32 >")  -> ranked {8, kDynamic}, "f32",
+//                                               text "tensor<8x?xf32>"
+//   parseMlirType("tuple<f32,!stablehlo.token>") -> text
+//                                               "tuple<f32, !stablehlo.token>"
+//   parseMlirType("tensor<8f32>") -> error "expected 'x' after dimension
+//                                    size, got 'f'" at offset 8
 Result<MlirType> parseMlirType(std::string_view text);
 
 }  // namespace shardbridge
