@@ -187,7 +187,11 @@ class TypeParser {
           }
           SB_TRY(expect(']', "to close scalable dimension"));
           type.shape.push_back(value);
-          text += "[" + std::to_string(value) + "]";
+          // Appended piecewise: GCC 12 -O3 warns (-Wrestrict, a false positive)
+          // about "literal" + std::string.
+          text += '[';
+          text += std::to_string(value);
+          text += ']';
         } else {
           break;
         }
@@ -244,7 +248,8 @@ class TypeParser {
     if (name.empty())
       return error("expected dialect type name after '!', got " + describeAt(text_, pos_));
     MlirType type;
-    type.text = "!" + std::string(name);
+    type.text = "!";
+    type.text += name;
     if (peek() == '<') {
       SB_ASSIGN_OR_RETURN(std::string body, parseOpaque(depth + 1));
       type.text += body;
