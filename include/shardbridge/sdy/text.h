@@ -65,6 +65,10 @@ Result<TensorShardingPerValueAttr> parseTensorShardingPerValue(
 // (`#sdy.mesh`, `sdy.mesh`, `#sdy.sharding`, `#sdy.sharding_per_value`; a
 // bare `<[` is a mesh body). Leading and trailing whitespace is allowed;
 // anything else after the attribute is an error.
+// Stripped forms are told apart by their first tokens: `<@` and `<mesh` are a
+// sharding, `<[<` a sharding_per_value, `[` a bare mesh body.
+//   parseAttribute(ctx, "<@m, [{\"x\"}]>")  -> TensorShardingAttr
+//   parseAttribute(ctx, "<[]>")             -> MeshAttr (the empty mesh)
 Result<AnyAttr> parseAttribute(Context& ctx, std::string_view text,
                                SourceMap* locations = nullptr, const ParseOptions& options = {});
 

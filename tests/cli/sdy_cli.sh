@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# CLI checks for `shardbridge sdy`: exit codes, stdout, stderr diagnostics,
+# and the stdin (`-`) and @file input conventions.
+#   sdy_cli.sh <shardbridge binary> <source dir>
+set -u
+bin="$1"
+src="${2:-.}"
+failures=0
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "FAILED: $1"
+  failures=$((failures + 1))
+}
+
+# expect NAME EXIT_CODE EXPECTED_STDOUT -- ARGS...: runs the binary with ARGS
+# (stdin from $stdin_file when set) and compares exit code and stdout.
+expect() {
+  local name="$1" want_rc="$2" want_out="$3"
+  shift 4
+  local out rc
+  out="$("$bin" "$@" <"${stdin_file:-/dev/null}" 2>"$tmp/stderr")"
+  rc=$?
+  if [[ $rc -ne $want_rc ]]; then
+    fail "$name: exit code $rc, expected $want_rc"
+    sed 's/^/    /' "$tmp/stderr"
+  elif [[ "$out" != "$want_out" ]]; then
+    fail "$name: stdout"
+    echo "    expected: $want_out"
+    echo "    actual:   $out"
+  fi
+}
+
+sharding='#sdy.sharding<@mesh, [{"a", ?}p1, {}], replicated={"c"}>'
+expect "canonical sharding prints back" 0 "$sharding" -- \
+  sdy --mesh '<["a"=2, "b"=2, "c"=2]>' "$sharding"
+
+expect "iota device ids are dropped" 0 '#sdy.mesh<["a"=2, "b"=2]>' -- \
+  sdy '<["a"=2, "b"=2], device_ids=[0, 1, 2, 3]>'
+
+expect "unknown axis exits 1" 1 "" -- \
+  sdy --mesh '<["a"=2]>' '#sdy.sharding<@mesh, [{}, {"c"}]>'
+expected_err=$'<input>:1:28: error: unknown axis name: "c"\n#sdy.sharding<@mesh, [{}, {"c"}]>\n                           ^'
+if [[ "$(cat "$tmp/stderr")" != "$expected_err" ]]; then
+  fail "unknown axis diagnostic"
+  echo "    expected:"; echo "$expected_err" | sed 's/^/      /'
+  echo "    actual:"; sed 's/^/      /' "$tmp/stderr"
+fi
+
+printf '%s\n' '#sdy.mesh<["x"=2,"y"=4]>' >"$tmp/stdin.txt"
+stdin_file="$tmp/stdin.txt" expect "stdin input" 0 '#sdy.mesh<["x"=2, "y"=4]>' -- sdy -
+
+printf '%s' '#sdy.sharding_per_value<[<@m, [{"x"}]>, <@m, []>]>' >"$tmp/attr.mlir"
+expect "@file input" 0 '#sdy.sharding_per_value<[<@m, [{"x"}]>, <@m, []>]>' -- \
+  sdy --mesh 'm=<["x"=2]>' "@$tmp/attr.mlir"
+
+expect "missing @file exits 1" 1 "" -- sdy "@$tmp/does-not-exist"
+
+expect "unknown flag is a usage error" 2 "" -- sdy --no-such-flag '#sdy.mesh<[]>'
+expect "missing TEXT is a usage error" 2 "" -- sdy
+
+expect "parse error exits 1" 1 "" -- sdy '#sdy.mesh<["a"=2'
+if ! grep -q '^<input>:1:17: error: expected .]. to close mesh axes, got end of input$' "$tmp/stderr"; then
+  fail "parse error diagnostic"
+  sed 's/^/    /' "$tmp/stderr"
+fi
+
+expect "bad --mesh is rendered against the option" 1 "" -- \
+  sdy --mesh 'm=<["a"=0]>' '#sdy.sharding<@m, []>'
+if ! grep -q '^--mesh:1:9: error: axis size must be at least 1, got: 0$' "$tmp/stderr"; then
+  fail "--mesh diagnostic"
+  sed 's/^/    /' "$tmp/stderr"
+fi
+
+expect "named meshes resolve by name" 0 '#sdy.sharding<@b, [{"y"}]>' -- \
+  sdy --mesh 'a=<["x"=2]>' --mesh 'sdy.mesh @b = <["y"=2]>' '#sdy.sharding<@b, [{"y"}]>'
+
+expect "escaped form" 0 '#sdy.sharding<@mesh, [{"a"}]>' -- \
+  sdy --mesh '#sdy.mesh<["a"=2]>' '#sdy.sharding<@mesh, [{\22a\22}]>'
+
+expect "per-value with one --type per value" 0 \
+  '#sdy.sharding_per_value<[<@m, [{"x"}]>, <@m, []>]>' -- \
+  sdy --mesh 'm=<["x"=2]>' --type 'tensor<8xf32>' --type 'tensor<f32>' \
+  '#sdy.sharding_per_value<[<@m, [{"x"}]>, <@m, []>]>'
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all sdy CLI checks passed"
