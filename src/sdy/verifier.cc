@@ -121,9 +121,16 @@ Status verifyMeshImpl(MeshAttr mesh, const Reporter& rep) {
     return rep.at(Part::kDeviceIds, -1, -1,
                   "axes is empty and device_ids has more than one element");
   }
+  // Quadratic for the usual few axes, hashed beyond that.
   std::unordered_set<std::string_view> names;
+  auto seenBefore = [&](size_t i) {
+    if (axes.size() > 16) return !names.insert(axes[i].name()).second;
+    for (size_t j = 0; j < i; ++j)
+      if (axes[j].name() == axes[i].name()) return true;
+    return false;
+  };
   for (size_t i = 0; i < axes.size(); ++i) {
-    if (!names.insert(axes[i].name()).second) {
+    if (seenBefore(i)) {
       return rep.at(Part::kMeshAxis, static_cast<int64_t>(i), -1,
                     "duplicate axis name: " + quoted(axes[i].name()));
     }
@@ -196,7 +203,9 @@ class ShardingVerifier {
   ShardingVerifier(TensorShardingAttr sharding, MeshAttr mesh, const Reporter& rep)
       : sharding_(sharding), mesh_(mesh), rep_(rep) {
     std::span<const MeshAxisAttr> axes = mesh.axes();
-    for (size_t i = 0; i < axes.size(); ++i) axisIndex_.emplace(axes[i].name(), i);
+    // Typical meshes have a handful of axes: a linear scan beats hashing there.
+    if (axes.size() > kLinearLimit)
+      for (size_t i = 0; i < axes.size(); ++i) axisIndex_.emplace(axes[i].name(), i);
     subAxes_.resize(axes.size());
     fullAxisUse_.resize(axes.size());
   }
@@ -323,17 +332,16 @@ class ShardingVerifier {
     for (size_t i = 0; i < list.size(); ++i) {
       AxisRefAttr ref = list[i];
       AttrPath path = pathOf(i);
-      auto it = axisIndex_.find(ref.name());
-      if (it == axisIndex_.end()) return rep_.at(path, "unknown axis name: " + quoted(ref.name()));
-      if (!seen_.insert(ref).second)
-        return rep_.at(path, "duplicate axis ref: " + printAxisRef(ref));
+      std::optional<size_t> axisIndex = findAxis(ref.name());
+      if (!axisIndex) return rep_.at(path, "unknown axis name: " + quoted(ref.name()));
+      if (!markSeen(ref)) return rep_.at(path, "duplicate axis ref: " + printAxisRef(ref));
       AxisUse use{ref, path, nextOrder_++};
       if (!ref.isSubAxis()) {
-        fullAxisUse_[it->second] = use;
+        fullAxisUse_[*axisIndex] = use;
         prev = ref;
         continue;
       }
-      subAxes_[it->second].push_back(use);
+      subAxes_[*axisIndex].push_back(use);
       if (prev && canMerge(prev, ref)) {
         return rep_.at(path, "two consecutive sub-axes can be merged: " + printAxisRef(prev) +
                                  ", " + printAxisRef(ref));
@@ -400,8 +408,30 @@ class ShardingVerifier {
   TensorShardingAttr sharding_;
   MeshAttr mesh_;
   const Reporter& rep_;
-  std::unordered_map<std::string_view, size_t> axisIndex_;
-  std::unordered_set<AxisRefAttr> seen_;
+  static constexpr size_t kLinearLimit = 16;
+
+  std::optional<size_t> findAxis(std::string_view name) const {
+    if (axisIndex_.empty()) return mesh_.getAxisIndex(name);
+    auto it = axisIndex_.find(name);
+    if (it == axisIndex_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // Records `ref`; false when it was seen before. Linear while small.
+  bool markSeen(AxisRefAttr ref) {
+    if (seenSet_.empty()) {
+      for (AxisRefAttr r : seenList_)
+        if (r == ref) return false;
+      seenList_.push_back(ref);
+      if (seenList_.size() > kLinearLimit) seenSet_.insert(seenList_.begin(), seenList_.end());
+      return true;
+    }
+    return seenSet_.insert(ref).second;
+  }
+
+  std::unordered_map<std::string_view, size_t> axisIndex_;  // only for large meshes
+  std::vector<AxisRefAttr> seenList_;
+  std::unordered_set<AxisRefAttr> seenSet_;  // takes over past kLinearLimit refs
   std::vector<std::vector<AxisUse>> subAxes_;        // by mesh axis index
   std::vector<std::optional<AxisUse>> fullAxisUse_;  // by mesh axis index
   size_t nextOrder_ = 0;
