@@ -15,7 +15,7 @@ for src in fuzz/*_fuzz.cc; do
   work=$(mktemp -d)
   if [ -d "fuzz/corpus/$short" ]; then cp -r "fuzz/corpus/$short/." "$work/"; fi
   echo "== fuzzing $name for ${seconds}s"
-  if ! "build/fuzz/$name" "$work" -max_total_time="$seconds" -max_len=65536 \
+  if ! "build/fuzz/fuzz/$name" "$work" -max_total_time="$seconds" -max_len=65536 \
        -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="build/fuzz/artifacts/${short}-" >"build/fuzz/$name.log" 2>&1; then
     echo "FAILED: $name (log: build/fuzz/$name.log)"
