@@ -13,5 +13,9 @@ namespace shardbridge::tools {
 using Runner = std::function<int()>;
 
 void registerSdyCommand(CLI::App& app, Runner& run);
+// `shardbridge hlo`: read, validate, print and convert one HloSharding.
+void registerHloCommand(CLI::App& app, Runner& run);
+// `shardbridge equal A B`: XLA's HloSharding equality.
+void registerEqualCommand(CLI::App& app, Runner& run);
 
 }  // namespace shardbridge::tools

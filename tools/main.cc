@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
 
   shardbridge::tools::Runner run;
   shardbridge::tools::registerSdyCommand(app, run);
+  shardbridge::tools::registerHloCommand(app, run);
+  shardbridge::tools::registerEqualCommand(app, run);
 
   try {
     app.parse(argc, argv);
