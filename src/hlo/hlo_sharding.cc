@@ -1,0 +1,569 @@
+// HloSharding: factories with XLA's normalisation, predicates, equality and
+// the printer. Validation and tile geometry live in sharding_geometry.cc.
+#include "shardbridge/hlo/hlo_sharding.h"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+#include <utility>
+
+namespace shardbridge::hlo {
+
+namespace {
+
+Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
+
+int64_t product(std::span<const int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values) p *= v;  // tile dims are validated: no overflow
+  return p;
+}
+
+// XLA's GroupMinorIotaDimsSorted: makes the minor `groupSize` devices of an
+// iota (the replication group) appear in ascending order while staying an
+// iota. Walking the perm from its minor end, whole reshape dims are consumed
+// while they divide the group; a larger dim is split in two, its minor part
+// joining the group. Sorting the perm entries of the group then orders its
+// members. Returns false when sizes do not divide (the caller falls back to
+// an explicit array).
+bool groupMinorIotaDimsSorted(std::span<const int64_t> dims, std::span<const int> perm,
+                              int64_t groupSize, std::vector<int64_t>& newDims,
+                              std::vector<int>& newPerm) {
+  size_t grouped = 0;
+  std::optional<std::pair<int, int64_t>> split;  // (reshape dim, major part)
+  for (size_t i = perm.size(); i-- > 0;) {
+    const int dim = perm[i];
+    const int64_t size = dims[static_cast<size_t>(dim)];
+    if (size <= groupSize) {
+      if (groupSize % size != 0) return false;
+      groupSize /= size;
+      ++grouped;
+    } else {
+      if (size % groupSize != 0) return false;
+      split.emplace(dim, size / groupSize);
+      ++grouped;
+      groupSize = 1;
+      break;
+    }
+  }
+  newDims.clear();
+  newPerm.clear();
+  if (!split) {
+    newDims.assign(dims.begin(), dims.end());
+    newPerm.assign(perm.begin(), perm.end());
+  } else {
+    // Reshape dim s becomes (major, minor); later reshape dims shift by one.
+    const int s = split->first;
+    for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
+      if (i == s) {
+        newDims.push_back(split->second);
+        newDims.push_back(dims[static_cast<size_t>(i)] / split->second);
+      } else {
+        newDims.push_back(dims[static_cast<size_t>(i)]);
+      }
+    }
+    for (int p : perm) {
+      if (p == s) {
+        newPerm.push_back(s);
+        newPerm.push_back(s + 1);
+      } else {
+        newPerm.push_back(p < s ? p : p + 1);
+      }
+    }
+  }
+  // Perm entries are distinct, so a plain sort is as good as a stable one.
+  std::sort(newPerm.end() - static_cast<std::ptrdiff_t>(grouped), newPerm.end());
+  return true;
+}
+
+// Position of each type in XLA's subgroup order (MAXIMAL, TUPLE, OTHER,
+// MANUAL, UNREDUCED, REPLICATED, UNKNOWN).
+constexpr std::array<OpShardingType, 7> kOrderedTypes = {
+    OpShardingType::kMaximal,   OpShardingType::kTuple,      OpShardingType::kOther,
+    OpShardingType::kManual,    OpShardingType::kUnreduced,  OpShardingType::kReplicated,
+    OpShardingType::kUnknown};
+
+void printMetadataSuffix(const std::vector<OpMetadata>& md, std::string& out) {
+  if (md.empty()) return;
+  out += " metadata={";
+  if (md.size() == 1) {
+    printOpMetadata(md.front(), out);
+  } else {
+    for (size_t i = 0; i < md.size(); ++i) {
+      if (i) out += ", ";
+      out += '{';
+      printOpMetadata(md[i], out);
+      out += '}';
+    }
+  }
+  out += '}';
+}
+
+}  // namespace
+
+bool isValidOpShardingType(int64_t value) { return value >= 0 && value <= 6; }
+
+const char* subgroupTypeName(OpShardingType type) {
+  switch (type) {
+    case OpShardingType::kManual: return "manual";
+    case OpShardingType::kMaximal: return "maximal";
+    case OpShardingType::kReplicated: return "replicated";
+    case OpShardingType::kUnreduced: return "unreduced";
+    default: return "error_type.";
+  }
+}
+
+std::string ShardGroup::toString() const {
+  if (shardLike) return "shard_like " + std::to_string(id);
+  if (shardAs) return "shard_as " + std::to_string(id);
+  return "";
+}
+
+// ---------------------------------------------------------------------------
+// Construction
+
+HloSharding::HloSharding() = default;
+
+HloSharding::HloSharding(Kind kind, std::vector<OpMetadata> metadata)
+    : kind_(kind), metadata_(std::move(metadata)) {}
+
+HloSharding HloSharding::replicate(std::vector<OpMetadata> md) {
+  return HloSharding(Kind::kReplicated, std::move(md));
+}
+HloSharding HloSharding::manual(std::vector<OpMetadata> md) {
+  return HloSharding(Kind::kManual, std::move(md));
+}
+HloSharding HloSharding::unknown(std::vector<OpMetadata> md) {
+  return HloSharding(Kind::kUnknown, std::move(md));
+}
+HloSharding HloSharding::unreduced(std::vector<OpMetadata> md) {
+  return HloSharding(Kind::kUnreduced, std::move(md));
+}
+
+HloSharding HloSharding::singleDevice(int64_t device, std::vector<OpMetadata> md) {
+  HloSharding s(Kind::kSingleDevice, std::move(md));
+  s.tileAssignment_ = TileAssignment::singleDevice(device);
+  return s;
+}
+
+HloSharding HloSharding::tiled(TileAssignment tiles, bool replicateOnLastTileDim,
+                               std::vector<OpShardingType> types, std::vector<OpMetadata> md) {
+  HloSharding s(Kind::kTiled, std::move(md));
+  s.tileAssignment_ = std::move(tiles);
+  s.replicateOnLastTileDim_ = replicateOnLastTileDim;
+  s.subgroupTypes_ = std::move(types);
+  return s;
+}
+
+Result<HloSharding> HloSharding::tile(TileAssignment tiles, std::vector<OpMetadata> md) {
+  if (tiles.numElements() == 0) return invalid("a tiled sharding needs a non-empty tile assignment");
+  return tiled(std::move(tiles), false, {}, std::move(md));
+}
+
+Result<HloSharding> HloSharding::iotaTile(std::span<const int64_t> dims,
+                                          std::vector<OpMetadata> md) {
+  SB_ASSIGN_OR_RETURN(auto tiles, TileAssignment::iota(dims));
+  return tiled(std::move(tiles), false, {}, std::move(md));
+}
+
+Result<HloSharding> HloSharding::iotaTile(std::span<const int64_t> dims,
+                                          std::span<const int64_t> reshapeDims,
+                                          std::span<const int> transposePerm,
+                                          std::vector<OpMetadata> md) {
+  SB_ASSIGN_OR_RETURN(auto tiles, TileAssignment::iota(dims, reshapeDims, transposePerm));
+  return tiled(std::move(tiles), false, {}, std::move(md));
+}
+
+Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
+                                             std::vector<OpMetadata> md) {
+  if (tiles.numElements() == 0) return invalid("a tiled sharding needs a non-empty tile assignment");
+  const auto dims = tiles.dimensions();
+  const int64_t group = dims.back();
+  if (dims.size() == 1 || group == tiles.numElements()) return replicate(std::move(md));
+  if (group == 1) {
+    SB_ASSIGN_OR_RETURN(auto reshaped, tiles.reshape(dims.first(dims.size() - 1)));
+    return tiled(std::move(reshaped), false, {}, std::move(md));
+  }
+  if (const auto& iota = tiles.iotaForm()) {
+    // An iota's minor dim is already ascending when it is one reshape dim.
+    const auto reshape = iota->reshapeDims();
+    const auto perm = iota->transposePerm();
+    if (reshape[static_cast<size_t>(perm.back())] == group) {
+      return tiled(tiles, true, {}, std::move(md));
+    }
+    thread_local std::vector<int64_t> newReshape;  // reused: no allocation per call
+    thread_local std::vector<int> newPerm;
+    if (groupMinorIotaDimsSorted(reshape, perm, group, newReshape, newPerm)) {
+      // Same devices, regrouped: valid by construction, only re-canonicalised.
+      return tiled(TileAssignment::fromIota(IotaTileAssignment::makeCanonical(dims, newReshape, newPerm)),
+                   true, {}, std::move(md));
+    }
+  }
+  // Sort the members of every replication group (runs of `group` devices).
+  SB_ASSIGN_OR_RETURN(auto devices, tiles.devices());
+  std::vector<int64_t> sorted(devices.begin(), devices.end());
+  for (size_t i = 0; i < sorted.size(); i += static_cast<size_t>(group)) {
+    std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(i),
+              sorted.begin() + static_cast<std::ptrdiff_t>(i + static_cast<size_t>(group)));
+  }
+  SB_ASSIGN_OR_RETURN(auto result, TileAssignment::fromDevices(dims, std::move(sorted)));
+  return tiled(std::move(result), true, {}, std::move(md));
+}
+
+Result<HloSharding> HloSharding::subgroup(const TileAssignment& tiles,
+                                          std::span<const OpShardingType> types,
+                                          std::vector<OpMetadata> md) {
+  if (tiles.numElements() == 0) return invalid("a tiled sharding needs a non-empty tile assignment");
+  const auto dims = tiles.dimensions();
+  if (types.size() > dims.size()) {
+    return invalid(std::to_string(types.size()) + " subgroup types for a tile assignment of rank " +
+                   std::to_string(dims.size()));
+  }
+  for (OpShardingType t : types) {
+    if (!isValidOpShardingType(static_cast<int64_t>(t))) {
+      return invalid("invalid subgroup type " + std::to_string(static_cast<int32_t>(t)));
+    }
+  }
+  if (types.empty()) return tiled(tiles, false, {}, std::move(md));
+  const size_t dataDims = dims.size() - types.size();
+  // One type and no data tiling: the sharding is that type as a whole.
+  const bool allSame =
+      std::all_of(types.begin(), types.end(), [&](OpShardingType t) { return t == types[0]; });
+  if (allSame && product(dims.first(dataDims)) == 1) {
+    if (types[0] == OpShardingType::kManual) return manual(std::move(md));
+    if (types[0] == OpShardingType::kReplicated) return replicate(std::move(md));
+    if (types[0] == OpShardingType::kUnreduced) return unreduced(std::move(md));
+  }
+
+  // Final shape of a normalised (or already normal) subgroup sharding.
+  auto finish = [&md](const TileAssignment& t,
+                      std::span<const OpShardingType> ts) -> Result<HloSharding> {
+    if (ts.size() == 1 && ts.back() == OpShardingType::kReplicated) {
+      return partialTile(t, std::move(md));
+    }
+    if (ts.size() == 1 && ts.back() == OpShardingType::kManual &&
+        t.numElements() == t.dimensions().back()) {
+      return manual(std::move(md));
+    }
+    std::vector<OpShardingType> owned(ts.begin(), ts.end());
+    if (!ts.empty() && ts.back() == OpShardingType::kReplicated) {
+      // Sort the replication groups through partialTile, then relabel.
+      SB_ASSIGN_OR_RETURN(HloSharding s, partialTile(t, std::move(md)));
+      if (s.kind_ == Kind::kTiled) {
+        s.replicateOnLastTileDim_ = false;
+        s.subgroupTypes_ = std::move(owned);
+      }
+      return s;
+    }
+    return tiled(t, false, std::move(owned), std::move(md));
+  };
+
+  // Merging is needed when a subgroup dim has size 1, a type repeats, or
+  // several types are present (checked without allocating: the common
+  // single-type case goes straight to finish()).
+  bool needsMerging = false;
+  uint32_t seen = 0;
+  int distinct = 0;
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (dims[dataDims + i] == 1) {
+      needsMerging = true;
+      continue;
+    }
+    const uint32_t bit = uint32_t{1} << static_cast<int>(types[i]);
+    if (seen & bit) {
+      needsMerging = true;
+    } else {
+      seen |= bit;
+      ++distinct;
+    }
+  }
+  needsMerging |= distinct > 1;
+  if (!needsMerging) return finish(tiles, types);
+
+  std::array<std::vector<int>, 7> typeToDims;
+  std::vector<int> removed;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const int d = static_cast<int>(dataDims + i);
+    if (dims[static_cast<size_t>(d)] == 1) {
+      removed.push_back(d);
+    } else {
+      typeToDims[static_cast<size_t>(types[i])].push_back(d);
+    }
+  }
+
+  std::vector<int> perm(dataDims);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::vector<int64_t> mergedShape(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(dataDims));
+  std::vector<OpShardingType> mergedTypes;
+  for (OpShardingType type : kOrderedTypes) {
+    const auto& list = typeToDims[static_cast<size_t>(type)];
+    if (list.empty()) continue;
+    int64_t size = 1;
+    for (int d : list) {
+      perm.push_back(d);
+      size *= dims[static_cast<size_t>(d)];
+    }
+    mergedShape.push_back(size);
+    mergedTypes.push_back(type);
+  }
+  if (mergedShape.empty()) {
+    // Upstream would build a rank-0 tile assignment here (no data dims and
+    // only size-1 subgroup dims), which has no text or proto form.
+    return invalid("subgroup sharding of a single device leaves no tile dimensions");
+  }
+  // Size-1 dims go last: moving them does not change the flat order.
+  perm.insert(perm.end(), removed.begin(), removed.end());
+  SB_ASSIGN_OR_RETURN(TileAssignment transposed, tiles.transpose(perm));
+  SB_ASSIGN_OR_RETURN(TileAssignment merged, transposed.reshape(mergedShape));
+  return finish(merged, mergedTypes);
+}
+
+HloSharding HloSharding::tuple(std::vector<HloSharding> elements) {
+  HloSharding s(Kind::kTuple, {});
+  for (auto& e : elements) {
+    if (e.isTuple()) {
+      for (auto& leaf : e.tupleElements_) s.tupleElements_.push_back(std::move(leaf));
+    } else {
+      s.tupleElements_.push_back(std::move(e));
+    }
+  }
+  return s;
+}
+
+HloSharding HloSharding::withShardGroup(ShardGroup group) const {
+  HloSharding s = *this;
+  s.shardGroup_ = group;
+  return s;
+}
+
+HloSharding HloSharding::withMetadata(const std::vector<OpMetadata>& md, bool overwrite) const {
+  HloSharding s = *this;
+  if (s.isTuple()) {
+    for (auto& e : s.tupleElements_) {
+      if (overwrite || e.metadata_.empty()) e.metadata_ = md;
+    }
+  } else if (overwrite || s.metadata_.empty()) {
+    s.metadata_ = md;
+  }
+  return s;
+}
+
+HloSharding HloSharding::withoutMetadata() const {
+  HloSharding s = *this;
+  s.metadata_.clear();
+  for (auto& e : s.tupleElements_) e.metadata_.clear();
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// Predicates
+
+namespace {
+template <typename Pred>
+bool allLeaves(const HloSharding& s, Pred pred) {
+  if (!s.isTuple()) return pred(s);
+  const auto& leaves = s.tupleElements();
+  return std::all_of(leaves.begin(), leaves.end(), pred);
+}
+}  // namespace
+
+bool HloSharding::isReplicated() const {
+  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kReplicated; });
+}
+bool HloSharding::isManual() const {
+  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kManual; });
+}
+bool HloSharding::isUnknown() const {
+  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kUnknown; });
+}
+bool HloSharding::isUnreduced() const {
+  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kUnreduced; });
+}
+bool HloSharding::isSingleDevice() const {
+  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kSingleDevice; });
+}
+bool HloSharding::isTileMaximal() const {
+  return allLeaves(*this, [](const HloSharding& s) {
+    return s.kind_ == Kind::kReplicated || s.kind_ == Kind::kSingleDevice;
+  });
+}
+bool HloSharding::isTiled() const {
+  return !isTileMaximal() && !isManual() && !isUnknown() && !isUnreduced();
+}
+
+bool HloSharding::isManualSubgroup() const {
+  return allLeaves(*this, [](const HloSharding& s) {
+    const auto& t = s.subgroupTypes_;
+    return std::find(t.begin(), t.end(), OpShardingType::kManual) != t.end();
+  });
+}
+bool HloSharding::isUnreducedSubgroup() const {
+  return allLeaves(*this, [](const HloSharding& s) {
+    const auto& t = s.subgroupTypes_;
+    return std::find(t.begin(), t.end(), OpShardingType::kUnreduced) != t.end();
+  });
+}
+bool HloSharding::hasPartialReplication() const {
+  return allLeaves(*this, [](const HloSharding& s) {
+    const auto& t = s.subgroupTypes_;
+    return s.replicateOnLastTileDim_ ||
+           std::find(t.begin(), t.end(), OpShardingType::kReplicated) != t.end();
+  });
+}
+
+bool HloSharding::isShardGroup() const {
+  if (!isTuple()) return shardGroup_.isShardGroup();
+  return !tupleElements_.empty() &&
+         allLeaves(*this, [](const HloSharding& s) { return s.shardGroup_.isShardGroup(); });
+}
+bool HloSharding::isShardAs() const {
+  if (!isTuple()) return shardGroup_.isShardGroup() && shardGroup_.shardAs;
+  return !tupleElements_.empty() && allLeaves(*this, [](const HloSharding& s) {
+           return s.shardGroup_.isShardGroup() && s.shardGroup_.shardAs;
+         });
+}
+bool HloSharding::isShardLike() const {
+  if (!isTuple()) return shardGroup_.isShardGroup() && shardGroup_.shardLike;
+  return !tupleElements_.empty() && allLeaves(*this, [](const HloSharding& s) {
+           return s.shardGroup_.isShardGroup() && s.shardGroup_.shardLike;
+         });
+}
+
+int64_t HloSharding::tiledDataRank() const {
+  if (kind_ != Kind::kTiled) return 0;
+  return tileAssignment_.numDimensions() - (replicateOnLastTileDim_ ? 1 : 0) -
+         static_cast<int64_t>(subgroupTypes_.size());
+}
+
+std::optional<int64_t> HloSharding::numTiles() const {
+  if (kind_ == Kind::kReplicated || kind_ == Kind::kSingleDevice) return 1;
+  if (kind_ != Kind::kTiled) return std::nullopt;
+  return product(tileAssignment_.dimensions().first(static_cast<size_t>(tiledDataRank())));
+}
+
+int64_t HloSharding::totalNumTiles() const { return tileAssignment_.numElements(); }
+
+int64_t HloSharding::subgroupReplicationDim() const {
+  if (kind_ != Kind::kTiled) return -1;
+  if (replicateOnLastTileDim_) return tileAssignment_.numDimensions() - 1;
+  const auto& t = subgroupTypes_;
+  auto it = std::find(t.begin(), t.end(), OpShardingType::kReplicated);
+  if (it == t.end()) return -1;
+  return tileAssignment_.numDimensions() - static_cast<int64_t>(t.size()) + (it - t.begin());
+}
+
+int64_t HloSharding::subgroupManualDim() const {
+  const auto& t = subgroupTypes_;
+  auto it = std::find(t.begin(), t.end(), OpShardingType::kManual);
+  if (kind_ != Kind::kTiled || it == t.end()) return -1;
+  return tileAssignment_.numDimensions() - static_cast<int64_t>(t.size()) + (it - t.begin());
+}
+
+int64_t HloSharding::subgroupUnreducedDim() const {
+  const auto& t = subgroupTypes_;
+  auto it = std::find(t.begin(), t.end(), OpShardingType::kUnreduced);
+  if (kind_ != Kind::kTiled || it == t.end()) return -1;
+  return tileAssignment_.numDimensions() - static_cast<int64_t>(t.size()) + (it - t.begin());
+}
+
+int64_t HloSharding::replicationFactor() const {
+  const int64_t dim = subgroupReplicationDim();
+  return dim < 0 ? 1 : tileAssignment_.dim(dim);
+}
+
+int64_t HloSharding::dimension(int64_t i) const {
+  if (kind_ != Kind::kTiled || i < 0 || i >= tileAssignment_.numDimensions()) return 1;
+  return tileAssignment_.dim(i);
+}
+
+std::optional<int64_t> HloSharding::uniqueDevice() const {
+  if (isTuple()) {
+    if (tupleElements_.empty()) return std::nullopt;
+    std::optional<int64_t> unique;
+    for (const auto& e : tupleElements_) {
+      auto d = e.uniqueDevice();
+      if (!d || (unique && *d != *unique)) return std::nullopt;
+      unique = d;
+    }
+    return unique;
+  }
+  if (kind_ == Kind::kSingleDevice) return tileAssignment_.first();
+  return std::nullopt;
+}
+
+bool HloSharding::usesDevice(int64_t device) const {
+  if (isTuple()) {
+    return std::any_of(tupleElements_.begin(), tupleElements_.end(),
+                       [&](const HloSharding& e) { return e.usesDevice(device); });
+  }
+  if (kind_ == Kind::kReplicated || kind_ == Kind::kManual) return true;
+  return tileAssignment_.usesDevice(device);
+}
+
+bool operator==(const HloSharding& a, const HloSharding& b) {
+  return a.kind_ == b.kind_ && a.replicateOnLastTileDim_ == b.replicateOnLastTileDim_ &&
+         a.subgroupTypes_ == b.subgroupTypes_ && a.shardGroup_ == b.shardGroup_ &&
+         a.tupleElements_ == b.tupleElements_ && a.tileAssignment_ == b.tileAssignment_;
+}
+
+// ---------------------------------------------------------------------------
+// Printing (XLA's HloSharding::Print)
+
+void HloSharding::print(std::string& out, bool includeMetadata) const {
+  if (isTuple()) {
+    out += '{';
+    for (size_t i = 0; i < tupleElements_.size(); ++i) {
+      if (i != 0) {
+        out += ", ";
+        if (i % 5 == 0) {
+          out += "/*index=";
+          out += std::to_string(i);
+          out += "*/";
+        }
+      }
+      tupleElements_[i].print(out, includeMetadata);
+    }
+    out += '}';
+    return;
+  }
+  auto suffix = [&] {
+    if (shardGroup_.shardLike || shardGroup_.shardAs) {
+      out += ' ';
+      out += shardGroup_.toString();
+    }
+    if (includeMetadata) printMetadataSuffix(metadata_, out);
+    out += '}';
+  };
+  switch (kind_) {
+    case Kind::kReplicated: out += "{replicated"; return suffix();
+    case Kind::kManual: out += "{manual"; return suffix();
+    case Kind::kUnknown: out += "{unknown"; return suffix();
+    case Kind::kUnreduced: out += "{unreduced"; return suffix();
+    case Kind::kSingleDevice:
+      out += "{maximal device=";
+      out += std::to_string(tileAssignment_.first());
+      return suffix();
+    default: break;
+  }
+  out += '{';
+  tileAssignment_.print(out);
+  if (replicateOnLastTileDim_) out += " last_tile_dim_replicate";
+  if (!subgroupTypes_.empty()) {
+    out += " last_tile_dims={";
+    for (size_t i = 0; i < subgroupTypes_.size(); ++i) {
+      if (i) out += ", ";
+      out += subgroupTypeName(subgroupTypes_[i]);
+    }
+    out += '}';
+  }
+  suffix();
+}
+
+std::string HloSharding::toString(bool includeMetadata) const {
+  std::string out;
+  out.reserve(128);
+  print(out, includeMetadata);
+  return out;
+}
+
+}  // namespace shardbridge::hlo
