@@ -4,7 +4,7 @@
 //   sdy::Context ctx;
 //   auto x = sdy::MeshAxisAttr::get(ctx, "x", 4);
 //   auto mesh = sdy::MeshAttr::get(ctx, {x});
-//   assert(mesh == sdy::MeshAttr::get(ctx, {sdy::MeshAxisAttr::get(ctx, "x", 4)}));
+//   mesh == sdy::MeshAttr::get(ctx, {sdy::MeshAxisAttr::get(ctx, "x", 4)});  // true
 //
 // `get` stores whatever it is given (it is how the parser builds attributes
 // before the verifier looks at them); the verifier (verifier.h) says whether an
