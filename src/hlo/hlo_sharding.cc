@@ -2,6 +2,8 @@
 // the printer. Validation and tile geometry live in sharding_geometry.cc.
 #include "shardbridge/hlo/hlo_sharding.h"
 
+#include "shardbridge/hlo/named_sharding.h"
+
 #include <algorithm>
 #include <array>
 #include <numeric>
@@ -330,6 +332,16 @@ HloSharding HloSharding::tuple(std::vector<HloSharding> elements) {
   return s;
 }
 
+HloSharding HloSharding::named(NamedSharding named) {
+  HloSharding s(Kind::kNamed, {});
+  s.named_ = std::make_shared<const NamedSharding>(std::move(named));
+  return s;
+}
+
+const std::vector<OpMetadata>& HloSharding::metadata() const {
+  return named_ ? named_->metadata() : metadata_;
+}
+
 HloSharding HloSharding::withShardGroup(ShardGroup group) const {
   HloSharding s = *this;
   s.shardGroup_ = group;
@@ -337,21 +349,34 @@ HloSharding HloSharding::withShardGroup(ShardGroup group) const {
 }
 
 HloSharding HloSharding::withMetadata(const std::vector<OpMetadata>& md, bool overwrite) const {
+  // A V3 leaf keeps its metadata inside its (immutable) NamedSharding.
+  auto assign = [&](HloSharding& leaf) {
+    if (!overwrite && !leaf.metadata().empty()) return;
+    if (leaf.named_) {
+      leaf.named_ = std::make_shared<const NamedSharding>(leaf.named_->withMetadata(md));
+    } else {
+      leaf.metadata_ = md;
+    }
+  };
   HloSharding s = *this;
   if (s.isTuple()) {
-    for (auto& e : s.tupleElements_) {
-      if (overwrite || e.metadata_.empty()) e.metadata_ = md;
-    }
-  } else if (overwrite || s.metadata_.empty()) {
-    s.metadata_ = md;
+    for (auto& e : s.tupleElements_) assign(e);
+  } else {
+    assign(s);
   }
   return s;
 }
 
 HloSharding HloSharding::withoutMetadata() const {
+  auto clear = [](HloSharding& leaf) {
+    leaf.metadata_.clear();
+    if (leaf.named_ && !leaf.named_->metadata().empty()) {
+      leaf.named_ = std::make_shared<const NamedSharding>(leaf.named_->withMetadata({}));
+    }
+  };
   HloSharding s = *this;
-  s.metadata_.clear();
-  for (auto& e : s.tupleElements_) e.metadata_.clear();
+  clear(s);
+  for (auto& e : s.tupleElements_) clear(e);
   return s;
 }
 
@@ -359,11 +384,18 @@ HloSharding HloSharding::withoutMetadata() const {
 // Predicates
 
 namespace {
+// Applies `pred` to every leaf; a V3 leaf is judged by its V2 conversion
+// (false when that cannot be built).
 template <typename Pred>
 bool allLeaves(const HloSharding& s, Pred pred) {
-  if (!s.isTuple()) return pred(s);
+  auto test = [&](const HloSharding& leaf) {
+    if (!leaf.isNamed()) return pred(leaf);
+    Result<HloSharding> v2 = toV2Sharding(leaf);
+    return v2.has_value() && pred(*v2);
+  };
+  if (!s.isTuple()) return test(s);
   const auto& leaves = s.tupleElements();
-  return std::all_of(leaves.begin(), leaves.end(), pred);
+  return std::all_of(leaves.begin(), leaves.end(), test);
 }
 }  // namespace
 
@@ -430,20 +462,36 @@ bool HloSharding::isShardLike() const {
 }
 
 int64_t HloSharding::tiledDataRank() const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->tiledDataRank() : 0;
+  }
   if (kind_ != Kind::kTiled) return 0;
   return tileAssignment_.numDimensions() - (replicateOnLastTileDim_ ? 1 : 0) -
          static_cast<int64_t>(subgroupTypes_.size());
 }
 
 std::optional<int64_t> HloSharding::numTiles() const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->numTiles() : std::nullopt;
+  }
   if (kind_ == Kind::kReplicated || kind_ == Kind::kSingleDevice) return 1;
   if (kind_ != Kind::kTiled) return std::nullopt;
   return product(tileAssignment_.dimensions().first(static_cast<size_t>(tiledDataRank())));
 }
 
-int64_t HloSharding::totalNumTiles() const { return tileAssignment_.numElements(); }
+int64_t HloSharding::totalNumTiles() const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->totalNumTiles() : 0;
+  } return tileAssignment_.numElements(); }
 
 int64_t HloSharding::subgroupReplicationDim() const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->subgroupReplicationDim() : -1;
+  }
   if (kind_ != Kind::kTiled) return -1;
   if (replicateOnLastTileDim_) return tileAssignment_.numDimensions() - 1;
   const auto& t = subgroupTypes_;
@@ -453,6 +501,10 @@ int64_t HloSharding::subgroupReplicationDim() const {
 }
 
 int64_t HloSharding::subgroupManualDim() const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->subgroupManualDim() : -1;
+  }
   const auto& t = subgroupTypes_;
   auto it = std::find(t.begin(), t.end(), OpShardingType::kManual);
   if (kind_ != Kind::kTiled || it == t.end()) return -1;
@@ -460,6 +512,10 @@ int64_t HloSharding::subgroupManualDim() const {
 }
 
 int64_t HloSharding::subgroupUnreducedDim() const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->subgroupUnreducedDim() : -1;
+  }
   const auto& t = subgroupTypes_;
   auto it = std::find(t.begin(), t.end(), OpShardingType::kUnreduced);
   if (kind_ != Kind::kTiled || it == t.end()) return -1;
@@ -467,11 +523,19 @@ int64_t HloSharding::subgroupUnreducedDim() const {
 }
 
 int64_t HloSharding::replicationFactor() const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->replicationFactor() : 1;
+  }
   const int64_t dim = subgroupReplicationDim();
   return dim < 0 ? 1 : tileAssignment_.dim(dim);
 }
 
 int64_t HloSharding::dimension(int64_t i) const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->dimension(i) : 1;
+  }
   if (kind_ != Kind::kTiled || i < 0 || i >= tileAssignment_.numDimensions()) return 1;
   return tileAssignment_.dim(i);
 }
@@ -487,11 +551,19 @@ std::optional<int64_t> HloSharding::uniqueDevice() const {
     }
     return unique;
   }
+  if (kind_ == Kind::kNamed) {
+    return named_->isMaximal() ? std::optional<int64_t>(named_->mesh().deviceAssignment().first())
+                               : std::nullopt;
+  }
   if (kind_ == Kind::kSingleDevice) return tileAssignment_.first();
   return std::nullopt;
 }
 
 bool HloSharding::usesDevice(int64_t device) const {
+  if (kind_ == Kind::kNamed) {
+    Result<HloSharding> v2 = toV2Sharding(*this);
+    return v2 ? v2->usesDevice(device) : false;
+  }
   if (isTuple()) {
     return std::any_of(tupleElements_.begin(), tupleElements_.end(),
                        [&](const HloSharding& e) { return e.usesDevice(device); });
@@ -501,6 +573,19 @@ bool HloSharding::usesDevice(int64_t device) const {
 }
 
 bool operator==(const HloSharding& a, const HloSharding& b) {
+  using Kind = HloSharding::Kind;
+  // Facts §f: V3 vs V3 is NamedSharding's equality; V3 vs V2 compares the
+  // V3 side's V2 conversion.
+  if (a.kind_ == Kind::kNamed && b.kind_ == Kind::kNamed) {
+    return *a.named_ == *b.named_ && a.shardGroup_ == b.shardGroup_;
+  }
+  if (a.kind_ == Kind::kNamed || b.kind_ == Kind::kNamed) {
+    const HloSharding& named = a.kind_ == Kind::kNamed ? a : b;
+    const HloSharding& other = a.kind_ == Kind::kNamed ? b : a;
+    if (other.isTuple()) return false;
+    Result<HloSharding> v2 = toV2Sharding(named);
+    return v2.has_value() && v2->withShardGroup(named.shardGroup_) == other;
+  }
   return a.kind_ == b.kind_ && a.replicateOnLastTileDim_ == b.replicateOnLastTileDim_ &&
          a.subgroupTypes_ == b.subgroupTypes_ && a.shardGroup_ == b.shardGroup_ &&
          a.tupleElements_ == b.tupleElements_ && a.tileAssignment_ == b.tileAssignment_;
@@ -524,6 +609,10 @@ void HloSharding::print(std::string& out, bool includeMetadata) const {
       tupleElements_[i].print(out, includeMetadata);
     }
     out += '}';
+    return;
+  }
+  if (kind_ == Kind::kNamed) {
+    named_->print(out, includeMetadata);
     return;
   }
   auto suffix = [&] {

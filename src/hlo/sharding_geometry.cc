@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "shardbridge/hlo/hlo_sharding.h"
+#include "shardbridge/hlo/named_sharding.h"
 
 namespace shardbridge::hlo {
 
@@ -103,6 +104,8 @@ Status HloSharding::validateNonTuple(const Shape& shape, std::optional<int64_t> 
       return okStatus();
     case Kind::kSingleDevice:
       return deviceInRange(tileAssignment_.first(), numDevices);
+    case Kind::kNamed:
+      return validateNamed(shape, numDevices);
     default:
       break;
   }
@@ -141,7 +144,47 @@ Status HloSharding::validateNonTuple(const Shape& shape, std::optional<int64_t> 
   return okStatus();
 }
 
+// XLA's ValidateNonTuple for a V3 leaf: the V2 kind decides what is checked,
+// the rank is the V2 data rank, and the device count gets XLA's V3 message.
+// (Mesh device ids were checked to be a permutation when the mesh was built.)
+Status HloSharding::validateNamed(const Shape& shape, std::optional<int64_t> numDevices) const {
+  SB_ASSIGN_OR_RETURN(HloSharding v2, toV2Sharding(*this));
+  switch (v2.kind()) {
+    case Kind::kReplicated:
+    case Kind::kManual:
+    case Kind::kUnreduced:
+    case Kind::kUnknown:
+      return okStatus();
+    case Kind::kSingleDevice:
+      return deviceInRange(v2.tileAssignment().first(), numDevices);
+    default:
+      break;
+  }
+  const int64_t devices = named_->mesh().numDevices();
+  if (devices == 1) {
+    return invalidArgument(
+        "Tile assignment only contains a single device. If a replicated sharding was intended, "
+        "use HloSharding::Replicated(). If a device placement was intended, use "
+        "HloSharding::AssignDevice()");
+  }
+  if (shape.rank() != v2.tiledDataRank()) {
+    return invalidArgument(
+        "Number of tile assignment dimensions (excluding subgroups) is different than the input "
+        "rank. sharding=" +
+        toString() + ", input_shape=" + shape.toString());
+  }
+  if (numDevices && devices != *numDevices) {
+    return invalidArgument("sharding should have " + std::to_string(*numDevices) +
+                           " devices but has " + std::to_string(devices));
+  }
+  return okStatus();
+}
+
 Result<std::vector<int64_t>> HloSharding::tileIndexForDevice(int64_t device) const {
+  if (kind_ == Kind::kNamed) {
+    SB_ASSIGN_OR_RETURN(HloSharding v2, toV2Sharding(*this));
+    return v2.tileIndexForDevice(device);
+  }
   if (kind_ != Kind::kTiled) {
     return invalidArgument("tile index needs a tiled sharding, got " + toString());
   }
@@ -186,6 +229,11 @@ enum class Bound { kOffset, kLimit };
 static Result<std::vector<int64_t>> tileBound(const HloSharding& s, const Shape& shape,
                                               int64_t device, Bound bound) {
   using Kind = HloSharding::Kind;
+  if (s.kind() == Kind::kNamed) {
+    // A V3 leaf's tiles are those of its V2 form (XLA converts too).
+    SB_ASSIGN_OR_RETURN(HloSharding v2, toV2Sharding(s));
+    return tileBound(v2, shape, device, bound);
+  }
   if (s.kind() == Kind::kTuple || s.kind() == Kind::kManual || s.kind() == Kind::kUnknown ||
       s.kind() == Kind::kUnreduced) {
     return invalidArgument("tile bounds are not defined for sharding " + s.toString());
@@ -223,6 +271,10 @@ Result<std::vector<int64_t>> HloSharding::tileLimitForDevice(const Shape& shape,
 }
 
 Result<Shape> HloSharding::tileShape(const Shape& shape) const {
+  if (kind_ == Kind::kNamed) {
+    SB_ASSIGN_OR_RETURN(HloSharding v2, toV2Sharding(*this));
+    return v2.tileShape(shape);
+  }
   if (kind_ == Kind::kReplicated || kind_ == Kind::kSingleDevice || kind_ == Kind::kManual ||
       kind_ == Kind::kUnknown || kind_ == Kind::kUnreduced) {
     return shape;
@@ -242,6 +294,10 @@ Result<Shape> HloSharding::tileShape(const Shape& shape) const {
 }
 
 Result<Shape> HloSharding::tileShape(const Shape& shape, int64_t device) const {
+  if (kind_ == Kind::kNamed) {
+    SB_ASSIGN_OR_RETURN(HloSharding v2, toV2Sharding(*this));
+    return v2.tileShape(shape, device);
+  }
   if (kind_ == Kind::kReplicated || kind_ == Kind::kSingleDevice || kind_ == Kind::kManual ||
       kind_ == Kind::kUnknown || kind_ == Kind::kUnreduced) {
     return shape;
@@ -257,6 +313,10 @@ Status HloSharding::eachTile(
     std::span<const int64_t> dims,
     const std::function<void(int64_t, std::span<const int64_t>, std::span<const int64_t>)>& f)
     const {
+  if (kind_ == Kind::kNamed) {
+    SB_ASSIGN_OR_RETURN(HloSharding v2, toV2Sharding(*this));
+    return v2.eachTile(dims, f);
+  }
   if (kind_ != Kind::kTiled) {
     return invalidArgument("eachTile needs a tiled sharding, got " + toString());
   }

@@ -10,6 +10,7 @@
 
 #include "hlo/sharding_lexer.h"
 #include "shardbridge/base/checked_math.h"
+#include "shardbridge/hlo/named_sharding.h"
 
 namespace shardbridge::hlo {
 
@@ -73,7 +74,7 @@ std::string joinInts(std::span<const int64_t> v) {
 
 class ShardingParser {
  public:
-  explicit ShardingParser(std::string_view text) : lexer_(text) {}
+  explicit ShardingParser(std::string_view text) : text_(text), lexer_(text) {}
 
   Result<HloSharding> run() {
     advance();
@@ -86,7 +87,7 @@ class ShardingParser {
   // A syntax error at the current token, unless that token is a lexical
   // error: then the lexer's message wins (it is what went wrong first).
   Error error(std::string message) const {
-    if (tok_.kind == Tok::kError) return lexer_.error();
+    if (tok_.kind == Tok::kError) return lexer_.error().shifted(base_);
     return errorAt(tok_.offset, std::move(message));
   }
   static Error errorAt(size_t offset, std::string message) {
@@ -98,6 +99,7 @@ class ShardingParser {
   // Status to build on the hot path).
   void advance() {
     if (!lexer_.next(tok_)) tok_.kind = Tok::kError;
+    tok_.offset += base_;
   }
 
   bool isIdent(std::string_view name) const { return tok_.kind == Tok::kIdent && tok_.text == name; }
@@ -214,12 +216,16 @@ class ShardingParser {
 
   // The one place V3 named shardings enter: `{mesh[...], [...], ...}`,
   // `{maximal_mesh[device_id=N]}` (also spelled `single_device[...]`). The
-  // current token is the leading identifier.
+  // current token is the leading identifier; named_text.cc reads the leaf
+  // through its '}' at the character level, then lexing resumes after it
+  // (on a fresh lexer whose offsets are shifted by base_).
   Result<HloSharding> parseNamedShardingLeaf() {
-    return makeError(ErrorCode::kUnsupported,
-                     "V3 named shardings ({" + std::string(tok_.text) +
-                         "[...], ...}) are not supported yet",
-                     tok_.offset);
+    size_t pos = tok_.offset;
+    SB_ASSIGN_OR_RETURN(HloSharding leaf, hlo::parseNamedShardingLeaf(text_, pos));
+    base_ = pos;
+    lexer_ = Lexer(text_.substr(pos));
+    advance();
+    return leaf;
   }
 
   // Decides what a leaf is, first match wins (XLA's order), and checks what
@@ -332,7 +338,7 @@ class ShardingParser {
     if (iota) return parseIotaArray(p);
     if (tok_.kind != Tok::kInt) return error("expects integer");
     p.devices.push_back(tok_.intValue);
-    if (!lexer_.scanIntList(p.devices)) return lexer_.error();
+    if (!lexer_.scanIntList(p.devices)) return lexer_.error().shifted(base_);
     advance();
     // Only a ',' the fast path left behind (not followed by an integer).
     while (true) {
@@ -410,7 +416,7 @@ class ShardingParser {
     if (tok_.kind != Tok::kLBrace) return error("expects '{' to start sub attributes");
     Lexer peek = lexer_;
     Token next;
-    if (!peek.next(next)) return peek.error();
+    if (!peek.next(next)) return peek.error().shifted(base_);
     if (next.kind != Tok::kLBrace) return parseMetadataEntry(out);
     advance();  // the list's '{'
     if (tok_.kind != Tok::kRBrace) {
@@ -502,6 +508,8 @@ class ShardingParser {
                                "stack_frame_id");
   }
 
+  std::string_view text_;
+  size_t base_ = 0;  // offset of lexer_'s input within text_
   Lexer lexer_;
   Token tok_;
 };

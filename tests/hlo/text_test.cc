@@ -227,14 +227,6 @@ TEST(ShardingTextTest, RejectsWithLocatedErrors) {
       {"{devices=[2]<=[2] device=1}", "devices= mixes an iota tile assignment with device ids", 1},
       {"{devices=[2]<=[2] devices=[2]<=[2]}",
        "iota transpose T(0,0) is not a permutation of the 2 reshape dimensions", 18},
-      // V3: one clear "not yet" from one place.
-      {"{mesh['a'=2], [{'a'}]}", "V3 named shardings ({mesh[...], ...}) are not supported yet", 1,
-       ErrorCode::kUnsupported},
-      {"{maximal_mesh[device_id=5]}",
-       "V3 named shardings ({maximal_mesh[...], ...}) are not supported yet", 1,
-       ErrorCode::kUnsupported},
-      {"{{replicated}, {mesh[], replicated}}",
-       "V3 named shardings ({mesh[...], ...}) are not supported yet", 16, ErrorCode::kUnsupported},
   };
   for (const auto& row : rows) {
     auto parsed = parseSharding(row.input);

@@ -17,13 +17,16 @@
 // Text: toString() here; parsing in text.h. Protobuf: see the proto floor,
 // which builds on the accessors below (every OpSharding field has one).
 //
-// Extension point for V3 (NamedSharding): a leaf kind kNamed holding the
-// named sharding would be added to Kind; toString/equality/validate dispatch
-// on kind(), and text.cc has a single hook (parseNamedShardingLeaf).
+// V3 (NamedSharding, named_sharding.h): a leaf of Kind::kNamed holds a
+// NamedSharding. It prints in the V3 form; it equals a V2 leaf when its
+// V2 conversion (toV2Sharding) does; predicates, numbers, validate and the
+// tile geometry answer for that V2 conversion (as XLA's EachTile etc. do),
+// except validate's device-count message, which is XLA's V3 one.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,6 +38,8 @@
 #include "shardbridge/hlo/tile_assignment.h"
 
 namespace shardbridge::hlo {
+
+class NamedSharding;
 
 // xla.OpSharding.Type, same numbers.
 enum class OpShardingType : int32_t {
@@ -84,6 +89,7 @@ class HloSharding {
     kUnreduced,
     kTiled,
     kTuple,
+    kNamed,  // a V3 NamedSharding leaf
   };
 
   // A replicated sharding.
@@ -127,6 +133,8 @@ class HloSharding {
   // element contributes its leaves (its own shard group is dropped). An
   // empty list is the empty tuple `{}`.
   static HloSharding tuple(std::vector<HloSharding> elements);
+  // A V3 leaf holding `named` (its metadata is the named sharding's).
+  static HloSharding named(NamedSharding named);
 
   // Copy with the shard group replaced (on a tuple: the tuple's own group,
   // which XLA keeps but never prints).
@@ -142,9 +150,13 @@ class HloSharding {
   const TileAssignment& tileAssignment() const { return tileAssignment_; }
   bool replicateOnLastTileDim() const { return replicateOnLastTileDim_; }
   const std::vector<OpShardingType>& subgroupTypes() const { return subgroupTypes_; }
-  const std::vector<OpMetadata>& metadata() const { return metadata_; }
+  // A V3 leaf's metadata is its NamedSharding's.
+  const std::vector<OpMetadata>& metadata() const;
   const std::vector<HloSharding>& tupleElements() const { return tupleElements_; }
   const ShardGroup& shardGroup() const { return shardGroup_; }
+  // The NamedSharding of a V3 leaf; null for every other kind.
+  const NamedSharding* namedSharding() const { return named_.get(); }
+  bool isNamed() const { return kind_ == Kind::kNamed; }
 
   // --- predicates (XLA's; on a tuple the kind predicates mean "every
   // leaf", so they hold vacuously for the empty tuple, as upstream; the
@@ -231,6 +243,7 @@ class HloSharding {
   static HloSharding tiled(TileAssignment tiles, bool replicateOnLastTileDim,
                            std::vector<OpShardingType> types, std::vector<OpMetadata> metadata);
   Status validateNonTuple(const Shape& shape, std::optional<int64_t> numDevices) const;
+  Status validateNamed(const Shape& shape, std::optional<int64_t> numDevices) const;
 
   Kind kind_ = Kind::kReplicated;
   bool replicateOnLastTileDim_ = false;
@@ -239,6 +252,8 @@ class HloSharding {
   std::vector<OpMetadata> metadata_;
   std::vector<HloSharding> tupleElements_;
   ShardGroup shardGroup_;
+  // Set for kNamed only; shared because NamedSharding is immutable.
+  std::shared_ptr<const NamedSharding> named_;
 };
 
 // Name printed for a subgroup type inside last_tile_dims={...}: "manual",

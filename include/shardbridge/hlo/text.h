@@ -23,8 +23,8 @@
 // differs from the dims product, dims < 1, more than 2^31 devices, integer
 // overflow, an iota mixed with a device list. Tuples cannot nest (XLA's
 // grammar), so nesting depth is bounded by construction. V3 named shardings
-// (`{mesh[...], ...}`, `{maximal_mesh[...]}`) are reported as not supported
-// yet (ErrorCode::kUnsupported).
+// (`{mesh[...], ...}`, `{maximal_mesh[...]}`, `{single_device[...]}`) are
+// parsed by named_text.cc (see named_sharding.h), also as tuple elements.
 //
 // Every error carries the byte offset of the offending token.
 #pragma once

@@ -1,0 +1,801 @@
+// The V3 model (Mesh, NamedSharding) with XLA's verification rules
+// (xla/hlo/ir/mesh_and_axis.cc, named_sharding.cc), and the V2 <-> V3
+// conversions (XLA's HloSharding::ToNamedSharding / V3ToV2Sharding).
+#include "shardbridge/hlo/named_sharding.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <utility>
+
+#include "shardbridge/base/checked_math.h"
+
+namespace shardbridge::hlo {
+
+namespace {
+
+Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
+Error unsupported(std::string message) {
+  return makeError(ErrorCode::kUnsupported, std::move(message));
+}
+
+// XLA refuses axis names that read as integers (absl::SimpleAtoi accepts
+// surrounding whitespace and a sign) so they cannot be mistaken for indices.
+bool readsAsInteger(const std::string& name) {
+  size_t b = 0, e = name.size();
+  while (b < e && (name[b] == ' ' || name[b] == '\t' || name[b] == '\n' || name[b] == '\r' ||
+                   name[b] == '\f' || name[b] == '\v'))
+    ++b;
+  while (e > b && (name[e - 1] == ' ' || name[e - 1] == '\t' || name[e - 1] == '\n' ||
+                   name[e - 1] == '\r' || name[e - 1] == '\f' || name[e - 1] == '\v'))
+    --e;
+  if (b < e && name[b] == '+') ++b;
+  else if (b < e && name[b] == '-' && b + 1 < e && name[b + 1] != '+') ++b;
+  if (b == e) return false;
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(name.data() + b, name.data() + e, v);
+  return ec == std::errc() && ptr == name.data() + e;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Mesh
+
+Mesh::Mesh() = default;
+
+Mesh Mesh::maximal(int64_t device) {
+  Mesh m;
+  m.devices_ = TileAssignment::singleDevice(device);
+  return m;
+}
+
+std::span<const int64_t> Mesh::axisSizes() const {
+  if (names_.empty()) return {};
+  return devices_.dimensions();
+}
+
+Result<Mesh> Mesh::build(std::vector<std::string> names, std::span<const int64_t> sizes,
+                         Result<TileAssignment> devices) {
+  if (names.empty()) return invalid("Mesh must have at least one axis.");
+  if (names.size() != sizes.size()) {
+    return invalid(
+        "Number of axes names must match number of dimensions in the device assignment. Number "
+        "of axes names: " +
+        std::to_string(names.size()) + ", Number of dimensions: " + std::to_string(sizes.size()));
+  }
+  for (int64_t s : sizes) {
+    if (s <= 0) return invalid("Mesh axis size must be positive.");
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (names[j] == names[i]) {
+        return invalid("Mesh has duplicate axis names. Duplicate axis name: " + names[i]);
+      }
+    }
+    if (readsAsInteger(names[i])) {
+      return invalid(
+          "Mesh axis name cannot be an integer to avoid confusion with axis indices: " + names[i]);
+    }
+    // Names print between single quotes with no escaping (as upstream), so
+    // a quote inside one would print text that cannot be read back.
+    if (names[i].find('\'') != std::string::npos) {
+      return invalid("Mesh axis name cannot contain a single quote: " + names[i]);
+    }
+  }
+  if (!devices.has_value()) return std::move(devices).error();
+  Mesh m;
+  m.names_ = std::move(names);
+  m.devices_ = std::move(devices.value());
+  return m;
+}
+
+Result<Mesh> Mesh::create(std::vector<std::string> names, std::span<const int64_t> sizes) {
+  for (int64_t s : sizes) {
+    if (s <= 0) return invalid("Mesh axis size must be positive.");
+  }
+  return build(std::move(names), sizes,
+               sizes.empty() ? Result<TileAssignment>(TileAssignment()) : TileAssignment::iota(sizes));
+}
+
+Result<Mesh> Mesh::create(std::vector<std::string> names, std::span<const int64_t> sizes,
+                          std::span<const int64_t> reshapeDims, std::span<const int> perm) {
+  for (int64_t s : sizes) {
+    if (s <= 0) return invalid("Mesh axis size must be positive.");
+  }
+  return build(std::move(names), sizes,
+               sizes.empty() ? Result<TileAssignment>(TileAssignment())
+                             : TileAssignment::iota(sizes, reshapeDims, perm));
+}
+
+Result<Mesh> Mesh::createWithDeviceIds(std::vector<std::string> names,
+                                       std::span<const int64_t> sizes,
+                                       std::vector<int64_t> deviceIds) {
+  for (int64_t s : sizes) {
+    if (s <= 0) return invalid("Mesh axis size must be positive.");
+  }
+  if (names.empty()) return invalid("Mesh must have at least one axis.");
+  const std::optional<int64_t> n = checkedProduct(sizes);
+  if (!n || *n > kMaxDevices) {
+    return invalid("mesh has more than " + std::to_string(kMaxDevices) + " devices");
+  }
+  if (static_cast<int64_t>(deviceIds.size()) != *n) {
+    return invalid("Number of device ids must match the product of mesh axis sizes.");
+  }
+  // XLA's ValidateMesh for explicit orders: non-negative, not the identity,
+  // a permutation of [0, N).
+  for (int64_t d : deviceIds) {
+    if (d < 0) {
+      return invalid("Mesh device ids must be non-negative. Device id: " + std::to_string(d));
+    }
+  }
+  bool identity = true;
+  std::vector<char> seen(deviceIds.size(), 0);
+  bool permutation = true;
+  for (size_t i = 0; i < deviceIds.size(); ++i) {
+    const int64_t d = deviceIds[i];
+    if (d != static_cast<int64_t>(i)) identity = false;
+    if (d >= *n || seen[static_cast<size_t>(d)]) {
+      permutation = false;
+    } else {
+      seen[static_cast<size_t>(d)] = 1;
+    }
+  }
+  if (identity) {
+    return invalid("Non-iota device assignment has iota device id list [0,1,2,3...].");
+  }
+  if (!permutation) return invalid("Device ids must be a permutation of [0,1,2,3...].");
+  return build(std::move(names), sizes, TileAssignment::fromDevices(sizes, std::move(deviceIds)));
+}
+
+bool Mesh::hasExplicitDeviceOrder() const {
+  if (names_.empty()) return false;
+  const auto& iota = devices_.iotaForm();
+  return !(iota && iota->reshapeDims().size() == 1);
+}
+
+void Mesh::print(std::string& out) const {
+  if (isMaximal()) {
+    out += "maximal_mesh[device_id=";
+    out += std::to_string(devices_.first());
+    out += ']';
+    return;
+  }
+  out += "mesh[";
+  const auto sizes = axisSizes();
+  for (size_t i = 0; i < names_.size(); ++i) {
+    if (i) out += ',';
+    out += '\'';
+    out += names_[i];
+    out += "'=";
+    out += std::to_string(sizes[i]);
+  }
+  out += ']';
+  if (!hasExplicitDeviceOrder()) return;
+  out += ", device_ids=(";
+  if (const auto& iota = devices_.iotaForm()) {
+    iota->printArray(out);
+  } else {
+    // Explicit arrays are always in memory.
+    Result<std::span<const int64_t>> ids = devices_.devices();
+    if (ids) {
+      for (size_t i = 0; i < ids->size(); ++i) {
+        if (i) out += ',';
+        out += std::to_string((*ids)[i]);
+      }
+    }
+  }
+  out += ')';
+}
+
+std::string Mesh::toString() const {
+  std::string out;
+  print(out);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// NamedSharding: verification (XLA's VerifyNamedSharding)
+
+namespace {
+
+// Whether two refs to the same axis can be used together (XLA's
+// CanCoexistWithoutOverlap): disjoint and aligned so both stay sub-axes of
+// one factorisation. Sizes were validated, so the products cannot overflow.
+bool canCoexist(const AxisRef& a, const AxisRef& b) {
+  if (a.meshAxisIndex != b.meshAxisIndex) return true;
+  if (!a.subAxis || !b.subAxis) return false;
+  const int64_t aPre = a.subAxis->preSize, bPre = b.subAxis->preSize;
+  const int64_t aNext = aPre * a.subAxis->size, bNext = bPre * b.subAxis->size;
+  if (aNext > bPre && bNext > aPre) return false;
+  return std::max(aPre, bPre) % std::min(aNext, bNext) == 0;
+}
+
+// XLA's CanMerge: consecutive sub-axes of one axis, `a` major to `b`.
+bool canMerge(const AxisRef& a, const AxisRef& b) {
+  return a.meshAxisIndex == b.meshAxisIndex && a.subAxis && b.subAxis &&
+         a.subAxis->preSize * a.subAxis->size == b.subAxis->preSize;
+}
+
+// XLA's CompareAxisRefs: by axis index, then pre-size, then size.
+bool axisLess(const NamedSharding& ns, const AxisRef& a, const AxisRef& b) {
+  if (a.meshAxisIndex != b.meshAxisIndex) return a.meshAxisIndex < b.meshAxisIndex;
+  if (a.preSize() != b.preSize()) return a.preSize() < b.preSize();
+  return ns.axisSize(a) < ns.axisSize(b);
+}
+
+std::string axisText(const NamedSharding& ns, const AxisRef& a) {
+  std::string out;
+  ns.printAxis(a, out);
+  return out;
+}
+
+}  // namespace
+
+// Verifies one ref against the mesh (XLA's AxisRef::Validate plus the
+// constructor's CHECKs) and against every ref seen so far.
+static Status verifyAndTrack(const NamedSharding& ns, const AxisRef& axis,
+                             std::vector<AxisRef>& seen) {
+  const int64_t n = ns.mesh().numAxes();
+  if (axis.meshAxisIndex < 0 || axis.meshAxisIndex >= n) {
+    return invalid("Axis index must be less than number of axes. Axis index: " +
+                   std::to_string(axis.meshAxisIndex) + ", Number of axes: " + std::to_string(n));
+  }
+  if (axis.subAxis) {
+    if (axis.subAxis->preSize < 1) return invalid("sub-axis pre-size must be >= 1");
+    if (axis.subAxis->size <= 1) return invalid("sub-axis size must be > 1");
+    const int64_t axisSize = ns.mesh().axisSize(axis.meshAxisIndex);
+    const std::optional<int64_t> next = checkedMul(axis.subAxis->preSize, axis.subAxis->size);
+    if (!next || axisSize % *next != 0) {
+      return invalid("Sub-axis next_pre_size must divide the full axis size. Next pre-size: " +
+                     (next ? std::to_string(*next) : std::string("overflow")) +
+                     ", Axis size: " + std::to_string(axisSize));
+    }
+    if (axis.subAxis->size >= axisSize) {
+      return invalid(
+          "Sub-axis size must be strictly less than the full axis size. Sub-axis size: " +
+          std::to_string(axis.subAxis->size) + ", Axis size: " + std::to_string(axisSize));
+    }
+  }
+  for (const AxisRef& other : seen) {
+    if (!canCoexist(axis, other)) return invalid("Axes cannot coexist or axes overlap.");
+  }
+  seen.push_back(axis);
+  return okStatus();
+}
+
+static Status verifyList(const NamedSharding& ns, const std::vector<AxisRef>& axes,
+                         const char* name, std::vector<AxisRef>& seen) {
+  for (size_t i = 1; i < axes.size(); ++i) {
+    // Indices are checked before sizes are looked up by axisLess.
+    const int64_t n = ns.mesh().numAxes();
+    if (axes[i - 1].meshAxisIndex >= 0 && axes[i - 1].meshAxisIndex < n &&
+        axes[i].meshAxisIndex >= 0 && axes[i].meshAxisIndex < n &&
+        axisLess(ns, axes[i], axes[i - 1])) {
+      return invalid(std::string(name) +
+                     " axes must be sorted by mesh axis index and sub-axis pre-size.");
+    }
+  }
+  for (size_t i = 0; i < axes.size(); ++i) {
+    SB_TRY(verifyAndTrack(ns, axes[i], seen));
+    if (i > 0 && canMerge(axes[i - 1], axes[i])) {
+      return invalid("Adjacent axes in " + std::string(name) + " axes can be merged: " +
+                     axisText(ns, axes[i - 1]) + ", " + axisText(ns, axes[i]));
+    }
+  }
+  return okStatus();
+}
+
+Result<NamedSharding> NamedSharding::create(Mesh mesh, std::vector<DimSharding> dims,
+                                            std::vector<AxisRef> replicated,
+                                            std::vector<AxisRef> unreduced,
+                                            std::vector<AxisRef> manual,
+                                            std::vector<OpMetadata> metadata) {
+  NamedSharding ns;
+  ns.mesh_ = std::move(mesh);
+  // Upstream's CanonicalizedDimShardings: no axis anywhere -> no dims.
+  const bool allEmpty =
+      std::all_of(dims.begin(), dims.end(), [](const DimSharding& d) { return d.axes.empty(); });
+  if (!allEmpty) ns.dims_ = std::move(dims);
+  ns.replicated_ = std::move(replicated);
+  ns.unreduced_ = std::move(unreduced);
+  ns.manual_ = std::move(manual);
+  ns.metadata_ = std::move(metadata);
+
+  std::vector<AxisRef> seen;
+  for (const DimSharding& d : ns.dims_) {
+    for (size_t i = 0; i < d.axes.size(); ++i) {
+      SB_TRY(verifyAndTrack(ns, d.axes[i], seen));
+      if (i > 0 && canMerge(d.axes[i - 1], d.axes[i])) {
+        return invalid("Adjacent axes in dimension sharding can be merged: " +
+                       axisText(ns, d.axes[i - 1]) + ", " + axisText(ns, d.axes[i]));
+      }
+    }
+  }
+  SB_TRY(verifyList(ns, ns.replicated_, "Replicated", seen));
+  SB_TRY(verifyList(ns, ns.unreduced_, "Unreduced", seen));
+  SB_TRY(verifyList(ns, ns.manual_, "Manual", seen));
+  return ns;
+}
+
+NamedSharding NamedSharding::replicate(std::vector<OpMetadata> metadata) {
+  NamedSharding ns;
+  ns.metadata_ = std::move(metadata);
+  return ns;
+}
+
+NamedSharding NamedSharding::maximal(int64_t device, std::vector<OpMetadata> metadata) {
+  NamedSharding ns;
+  ns.mesh_ = Mesh::maximal(device);
+  ns.metadata_ = std::move(metadata);
+  return ns;
+}
+
+static std::vector<AxisRef> allAxes(const Mesh& mesh) {
+  std::vector<AxisRef> axes;
+  for (int64_t i = 0; i < mesh.numAxes(); ++i) axes.push_back(AxisRef::full(i));
+  return axes;
+}
+
+Result<NamedSharding> NamedSharding::manual(Mesh mesh, std::vector<OpMetadata> metadata) {
+  std::vector<AxisRef> axes = allAxes(mesh);
+  return create(std::move(mesh), {}, {}, {}, std::move(axes), std::move(metadata));
+}
+
+Result<NamedSharding> NamedSharding::unreduced(Mesh mesh, std::vector<OpMetadata> metadata) {
+  std::vector<AxisRef> axes = allAxes(mesh);
+  return create(std::move(mesh), {}, {}, std::move(axes), {}, std::move(metadata));
+}
+
+NamedSharding NamedSharding::withMetadata(std::vector<OpMetadata> metadata) const {
+  NamedSharding ns = *this;
+  ns.metadata_ = std::move(metadata);
+  return ns;
+}
+
+int64_t NamedSharding::axisSize(const AxisRef& axis) const {
+  return axis.subAxis ? axis.subAxis->size : mesh_.axisSize(axis.meshAxisIndex);
+}
+
+int64_t NamedSharding::shardedSize(size_t i) const {
+  int64_t n = 1;
+  for (const AxisRef& a : dims_[i].axes) n *= axisSize(a);  // <= device count
+  return n;
+}
+
+// XLA's ContainsAllMeshAxesInOrder: exactly the whole axes 0..n-1.
+static bool allAxesInOrder(const Mesh& mesh, const std::vector<AxisRef>& axes) {
+  if (static_cast<int64_t>(axes.size()) != mesh.numAxes()) return false;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i].subAxis || axes[i].meshAxisIndex != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
+bool NamedSharding::isReplicated() const {
+  return !isMaximal() && dims_.empty() && unreduced_.empty() && manual_.empty();
+}
+bool NamedSharding::isManual() const {
+  return !isMaximal() && dims_.empty() && replicated_.empty() && unreduced_.empty() &&
+         allAxesInOrder(mesh_, manual_);
+}
+bool NamedSharding::isUnreduced() const {
+  return !isMaximal() && dims_.empty() && replicated_.empty() && manual_.empty() &&
+         allAxesInOrder(mesh_, unreduced_);
+}
+
+bool operator==(const NamedSharding& a, const NamedSharding& b) {
+  return a.mesh_.deviceAssignmentEquals(b.mesh_) && a.dims_ == b.dims_ &&
+         a.replicated_ == b.replicated_ && a.unreduced_ == b.unreduced_ && a.manual_ == b.manual_;
+}
+
+// ---------------------------------------------------------------------------
+// Printing (XLA's NamedSharding::ToString; names quoted)
+
+void NamedSharding::printAxis(const AxisRef& axis, std::string& out) const {
+  out += '\'';
+  if (axis.meshAxisIndex >= 0 && axis.meshAxisIndex < mesh_.numAxes()) {
+    out += mesh_.axisNames()[static_cast<size_t>(axis.meshAxisIndex)];
+  } else {
+    out += std::to_string(axis.meshAxisIndex);  // only reachable in error messages
+  }
+  out += '\'';
+  if (axis.subAxis) {
+    out += ":(";
+    out += std::to_string(axis.subAxis->preSize);
+    out += ')';
+    out += std::to_string(axis.subAxis->size);
+  }
+}
+
+void NamedSharding::print(std::string& out, bool includeMetadata) const {
+  auto printList = [&](const std::vector<AxisRef>& axes) {
+    for (size_t i = 0; i < axes.size(); ++i) {
+      if (i) out += ", ";
+      printAxis(axes[i], out);
+    }
+  };
+  // Unlike V2, V3 metadata is always a list, even for one entry.
+  auto finish = [&] {
+    if (includeMetadata && !metadata_.empty()) {
+      out += ", metadata={";
+      for (size_t i = 0; i < metadata_.size(); ++i) {
+        if (i) out += ", ";
+        out += '{';
+        printOpMetadata(metadata_[i], out);
+        out += '}';
+      }
+      out += '}';
+    }
+    out += '}';
+  };
+  out += '{';
+  mesh_.print(out);
+  // Upstream's special cases, in its order.
+  if (isReplicated() && replicated_.empty()) {
+    out += ", replicated";
+    return finish();
+  }
+  if (isMaximal()) return finish();
+  if (isUnreduced()) {
+    out += ", unreduced";
+    return finish();
+  }
+  if (isManual()) {
+    out += ", manual";
+    return finish();
+  }
+  out += ", [";
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    if (i) out += ", ";
+    out += '{';
+    printList(dims_[i].axes);
+    if (!dims_[i].isClosed) out += dims_[i].axes.empty() ? "?" : ", ?";
+    out += '}';
+  }
+  out += ']';
+  const std::pair<const char*, const std::vector<AxisRef>*> lists[] = {
+      {", replicated={", &replicated_}, {", unreduced={", &unreduced_}, {", manual={", &manual_}};
+  for (const auto& [prefix, axes] : lists) {
+    if (axes->empty()) continue;
+    out += prefix;
+    printList(*axes);
+    out += '}';
+  }
+  finish();
+}
+
+std::string NamedSharding::toString(bool includeMetadata) const {
+  std::string out;
+  print(out, includeMetadata);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// V3 -> V2 (XLA's V3ToV2Sharding)
+
+namespace {
+
+// XLA's GetOrderedAxisRefs: every mesh axis cut at every sub-axis boundary
+// the sharding uses, major to minor; an uncut axis stays whole.
+Result<std::vector<AxisRef>> orderedAxisPieces(const NamedSharding& ns) {
+  const Mesh& mesh = ns.mesh();
+  std::vector<std::vector<int64_t>> cuts(static_cast<size_t>(mesh.numAxes()));
+  for (int64_t i = 0; i < mesh.numAxes(); ++i) {
+    cuts[static_cast<size_t>(i)] = {1, mesh.axisSize(i)};
+  }
+  auto collect = [&](const AxisRef& a) {
+    if (!a.subAxis) return;
+    auto& c = cuts[static_cast<size_t>(a.meshAxisIndex)];
+    c.push_back(a.subAxis->preSize);
+    c.push_back(a.subAxis->preSize * a.subAxis->size);
+  };
+  for (const DimSharding& d : ns.dimShardings()) {
+    for (const AxisRef& a : d.axes) collect(a);
+  }
+  for (const AxisRef& a : ns.replicatedAxes()) collect(a);
+  for (const AxisRef& a : ns.unreducedAxes()) collect(a);
+  for (const AxisRef& a : ns.manualAxes()) collect(a);
+  std::vector<AxisRef> pieces;
+  for (int64_t i = 0; i < mesh.numAxes(); ++i) {
+    auto& c = cuts[static_cast<size_t>(i)];
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    if (c.size() <= 2) {
+      pieces.push_back(AxisRef::full(i));
+      continue;
+    }
+    for (size_t j = 0; j + 1 < c.size(); ++j) {
+      // Verified sub-axes cut an axis into a divisibility chain.
+      if (c[j + 1] % c[j] != 0) return makeError(ErrorCode::kInternal, "sub-axes do not nest");
+      pieces.push_back(AxisRef::sub(i, c[j], c[j + 1] / c[j]));
+    }
+  }
+  return pieces;
+}
+
+}  // namespace
+
+Result<HloSharding> toV2Sharding(const NamedSharding& ns) {
+  const Mesh& mesh = ns.mesh();
+  if (ns.isReplicated()) return HloSharding::replicate(ns.metadata());
+  if (ns.isMaximal()) return HloSharding::singleDevice(mesh.deviceAssignment().first(), ns.metadata());
+
+  std::vector<int64_t> tileDims;
+  std::vector<std::pair<AxisRef, int>> position;  // ref -> transposed position
+  int next = 0;
+  for (size_t i = 0; i < ns.dimShardings().size(); ++i) {
+    tileDims.push_back(ns.shardedSize(i));
+    for (const AxisRef& a : ns.dimShardings()[i].axes) position.push_back({a, next++});
+  }
+  std::vector<OpShardingType> types;
+  auto addSubgroup = [&](const std::vector<AxisRef>& axes, OpShardingType type) {
+    if (axes.empty()) return;
+    types.push_back(type);
+    int64_t size = 1;
+    for (const AxisRef& a : axes) {
+      size *= ns.axisSize(a);
+      position.push_back({a, next++});
+    }
+    tileDims.push_back(size);
+  };
+  addSubgroup(ns.manualAxes(), OpShardingType::kManual);
+  addSubgroup(ns.unreducedAxes(), OpShardingType::kUnreduced);
+
+  SB_ASSIGN_OR_RETURN(std::vector<AxisRef> pieces, orderedAxisPieces(ns));
+  std::vector<int64_t> reshape;
+  std::vector<int> perm(pieces.size(), 0);
+  int64_t replicatedSize = 1;
+  int replicatedPos = next;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    reshape.push_back(ns.axisSize(pieces[i]));
+    auto it = std::find_if(position.begin(), position.end(),
+                           [&](const auto& p) { return p.first == pieces[i]; });
+    if (it == position.end()) {
+      // Explicitly or implicitly replicated: after every used axis, in mesh order.
+      perm[static_cast<size_t>(replicatedPos++)] = static_cast<int>(i);
+      replicatedSize *= reshape.back();
+    } else {
+      perm[static_cast<size_t>(it->second)] = static_cast<int>(i);
+    }
+  }
+  if (replicatedSize > 1) {
+    tileDims.push_back(replicatedSize);
+    types.push_back(OpShardingType::kReplicated);
+  }
+  if (tileDims.empty()) tileDims.push_back(1);  // only size-1 axes: one device
+
+  Result<TileAssignment> tiles = TileAssignment();
+  if (!mesh.hasExplicitDeviceOrder()) {
+    tiles = TileAssignment::iota(tileDims, reshape, perm);
+  } else {
+    SB_ASSIGN_OR_RETURN(TileAssignment r, mesh.deviceAssignment().reshape(reshape));
+    SB_ASSIGN_OR_RETURN(TileAssignment t, r.transpose(perm));
+    tiles = t.reshape(tileDims);
+  }
+  if (!tiles) return std::move(tiles).error();
+  return HloSharding::subgroup(*tiles, types, ns.metadata());
+}
+
+Result<HloSharding> toV2Sharding(const HloSharding& sharding) {
+  if (sharding.isTuple()) {
+    std::vector<HloSharding> leaves;
+    for (const HloSharding& e : sharding.tupleElements()) {
+      SB_ASSIGN_OR_RETURN(HloSharding leaf, toV2Sharding(e));
+      leaves.push_back(std::move(leaf));
+    }
+    return HloSharding::tuple(std::move(leaves));
+  }
+  if (!sharding.isNamed()) return sharding;
+  return toV2Sharding(*sharding.namedSharding());
+}
+
+// ---------------------------------------------------------------------------
+// V2 -> V3 (XLA's ToNamedSharding)
+
+namespace {
+
+std::vector<std::string> axisNames(size_t n) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < n; ++i) names.push_back("axis_" + std::to_string(i));
+  return names;
+}
+
+// One factor of the common factorisation of the tile dims and the
+// transposed reshape dims.
+struct Factor {
+  int64_t size;
+  size_t tileDim;
+  int reshapeDim;
+};
+
+// ExtractCommonFactorSequence over (tile dims, transposed reshape dims),
+// skipping 1s; nullopt when one side is not a multiple of the other.
+std::optional<std::vector<Factor>> commonFactors(std::span<const int64_t> dims,
+                                                 std::span<const int64_t> reshape,
+                                                 std::span<const int> perm) {
+  std::vector<Factor> out;
+  size_t i = 0, j = 0;
+  int64_t a = 1, b = 1;
+  while (true) {
+    while (a == 1 && i < dims.size()) a = dims[i++];
+    while (b == 1 && j < perm.size()) b = reshape[static_cast<size_t>(perm[j++])];
+    if (a == 1 || b == 1) break;
+    const int64_t f = std::min(a, b);
+    if (std::max(a, b) % f != 0) return std::nullopt;
+    out.push_back(Factor{f, i - 1, perm[j - 1]});
+    a /= f;
+    b /= f;
+  }
+  if (a != 1 || b != 1) return std::nullopt;
+  return out;
+}
+
+struct SubgroupKinds {
+  size_t dataRank;
+  std::vector<OpShardingType> types;  // one per trailing dim
+};
+
+Result<SubgroupKinds> subgroupKinds(const HloSharding& s) {
+  SubgroupKinds k;
+  std::vector<OpShardingType> types = s.subgroupTypes();
+  if (s.replicateOnLastTileDim()) types.push_back(OpShardingType::kReplicated);
+  for (OpShardingType t : types) {
+    if (t != OpShardingType::kManual && t != OpShardingType::kUnreduced &&
+        t != OpShardingType::kReplicated) {
+      return unsupported(s.toString() + " has a " + subgroupTypeName(t) +
+                         " subgroup, which has no V3 form");
+    }
+  }
+  k.dataRank = static_cast<size_t>(s.tileAssignment().numDimensions()) - types.size();
+  k.types = std::move(types);
+  return k;
+}
+
+Result<HloSharding> finish(Mesh mesh, std::vector<DimSharding> dims, std::vector<AxisRef> unreduced,
+                           std::vector<AxisRef> manual, const HloSharding& s) {
+  SB_ASSIGN_OR_RETURN(NamedSharding ns,
+                      NamedSharding::create(std::move(mesh), std::move(dims), {},
+                                            std::move(unreduced), std::move(manual), s.metadata()));
+  return HloSharding::named(std::move(ns));
+}
+
+// The iota path; nullopt when the factorisation fails or would list
+// manual/unreduced factors out of mesh order (V3 requires them sorted).
+Result<std::optional<HloSharding>> namedFromIota(const HloSharding& s, const SubgroupKinds& k,
+                                                 std::span<const int64_t> reshape,
+                                                 std::span<const int> perm) {
+  const auto dims = s.tileAssignment().dimensions();
+  std::optional<std::vector<Factor>> factors = commonFactors(dims, reshape, perm);
+  if (!factors) return std::optional<HloSharding>();
+  // Mesh axes: the factors in device-major order (by reshape dim, then as
+  // they come, which is major to minor within a reshape dim).
+  std::vector<size_t> order(factors->size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return (*factors)[x].reshapeDim < (*factors)[y].reshapeDim;
+  });
+  std::vector<int64_t> meshIndex(factors->size()), sizes;
+  for (size_t m = 0; m < order.size(); ++m) {
+    meshIndex[order[m]] = static_cast<int64_t>(m);
+    sizes.push_back((*factors)[order[m]].size);
+  }
+  std::vector<DimSharding> dimShardings(k.dataRank);
+  std::vector<AxisRef> manual, unreduced;
+  for (size_t f = 0; f < factors->size(); ++f) {
+    const size_t d = (*factors)[f].tileDim;
+    const AxisRef ref = AxisRef::full(meshIndex[f]);
+    if (d < k.dataRank) {
+      dimShardings[d].axes.push_back(ref);
+      continue;
+    }
+    const OpShardingType t = k.types[d - k.dataRank];
+    std::vector<AxisRef>* list = t == OpShardingType::kManual      ? &manual
+                                 : t == OpShardingType::kUnreduced ? &unreduced
+                                                                   : nullptr;
+    if (!list) continue;  // replication stays implicit
+    if (!list->empty() && list->back().meshAxisIndex >= ref.meshAxisIndex) {
+      return std::optional<HloSharding>();
+    }
+    list->push_back(ref);
+  }
+  Result<Mesh> mesh = sizes.empty() ? Result<Mesh>(Mesh()) : Mesh::create(axisNames(sizes.size()), sizes);
+  if (!mesh) return std::move(mesh).error();
+  SB_ASSIGN_OR_RETURN(HloSharding out, finish(std::move(*mesh), std::move(dimShardings),
+                                               std::move(unreduced), std::move(manual), s));
+  return std::optional<HloSharding>(std::move(out));
+}
+
+// The explicit path: one mesh axis per tile dim, the device list as ids.
+Result<HloSharding> namedFromDevices(const HloSharding& s, const SubgroupKinds& k) {
+  const TileAssignment& tiles = s.tileAssignment();
+  const auto dims = tiles.dimensions();
+  std::vector<int64_t> sizes(dims.begin(), dims.end());
+  Result<Mesh> mesh = Mesh();
+  if (const auto& iota = tiles.iotaForm()) {
+    // An iota is always a permutation; keep it compact (device_ids=([..]T(..))).
+    mesh = Mesh::create(axisNames(sizes.size()), sizes, iota->reshapeDims(), iota->transposePerm());
+  } else {
+    Result<std::span<const int64_t>> devices = tiles.devices();
+    if (!devices) {
+      return unsupported(s.toString() + " has no V3 form here: " + devices.error().message);
+    }
+    mesh = Mesh::createWithDeviceIds(axisNames(sizes.size()), sizes,
+                                     std::vector<int64_t>(devices->begin(), devices->end()));
+  }
+  if (!mesh) {
+    return unsupported(s.toString() + " has no V3 form: its devices cannot be a mesh (" +
+                       mesh.error().message + ")");
+  }
+  std::vector<DimSharding> dimShardings(k.dataRank);
+  for (size_t d = 0; d < k.dataRank; ++d) {
+    dimShardings[d].axes.push_back(AxisRef::full(static_cast<int64_t>(d)));
+  }
+  std::vector<AxisRef> manual, unreduced;
+  for (size_t t = 0; t < k.types.size(); ++t) {
+    const AxisRef ref = AxisRef::full(static_cast<int64_t>(k.dataRank + t));
+    if (k.types[t] == OpShardingType::kManual) manual.push_back(ref);
+    if (k.types[t] == OpShardingType::kUnreduced) unreduced.push_back(ref);
+  }
+  return finish(std::move(*mesh), std::move(dimShardings), std::move(unreduced),
+                std::move(manual), s);
+}
+
+bool isIdentityList(const TileAssignment& tiles) {
+  Result<std::span<const int64_t>> devices = tiles.devices();
+  if (!devices) return false;
+  for (size_t i = 0; i < devices->size(); ++i) {
+    if ((*devices)[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<HloSharding> toNamedSharding(const HloSharding& s) {
+  using Kind = HloSharding::Kind;
+  switch (s.kind()) {
+    case Kind::kTuple: {
+      std::vector<HloSharding> leaves;
+      for (size_t i = 0; i < s.tupleElements().size(); ++i) {
+        Result<HloSharding> leaf = toNamedSharding(s.tupleElements()[i]);
+        if (!leaf) {
+          Error e = std::move(leaf).error();
+          e.message = "tuple element " + std::to_string(i) + ": " + e.message;
+          return e;
+        }
+        leaves.push_back(std::move(*leaf));
+      }
+      return HloSharding::tuple(std::move(leaves));
+    }
+    case Kind::kNamed: return s;
+    case Kind::kReplicated: return HloSharding::named(NamedSharding::replicate(s.metadata()));
+    case Kind::kSingleDevice:
+      return HloSharding::named(NamedSharding::maximal(s.tileAssignment().first(), s.metadata()));
+    case Kind::kManual:
+    case Kind::kUnknown:
+    case Kind::kUnreduced:
+      return unsupported(s.toString() + " has no V3 form (no mesh to name; XLA's "
+                                        "ToNamedSharding aborts on it)");
+    case Kind::kTiled: break;
+  }
+  SB_ASSIGN_OR_RETURN(SubgroupKinds k, subgroupKinds(s));
+  const TileAssignment& tiles = s.tileAssignment();
+  const auto& iota = tiles.iotaForm();
+  if (iota || isIdentityList(tiles)) {
+    const int64_t n = tiles.numElements();
+    const int zero = 0;
+    std::span<const int64_t> reshape = iota ? iota->reshapeDims() : std::span<const int64_t>(&n, 1);
+    std::span<const int> perm = iota ? iota->transposePerm() : std::span<const int>(&zero, 1);
+    SB_ASSIGN_OR_RETURN(std::optional<HloSharding> named, namedFromIota(s, k, reshape, perm));
+    if (named) return std::move(*named);
+  }
+  return namedFromDevices(s, k);
+}
+
+Result<std::string> printAsV3(const HloSharding& sharding, bool includeMetadata) {
+  SB_ASSIGN_OR_RETURN(HloSharding named, toNamedSharding(sharding));
+  return named.toString(includeMetadata);
+}
+
+}  // namespace shardbridge::hlo
