@@ -1,0 +1,65 @@
+// HloSharding <-> xla.OpSharding: XLA's HloSharding::FromProto / ToProto.
+//
+// This header exposes the generated protobuf types (`op_sharding.pb.h`,
+// namespace xla). Code that only wants bytes, text format or JSON should use
+// shardbridge/proto/op_sharding.h instead, which keeps them out of sight.
+//
+//   xla::OpSharding p;
+//   p.set_type(xla::OpSharding::OTHER);
+//   p.add_tile_assignment_dimensions(2);
+//   p.add_tile_assignment_dimensions(2);
+//   p.add_iota_reshape_dims(4);
+//   p.add_iota_transpose_perm(0);
+//   fromProto(p)->toString()          -> "{devices=[2,2]<=[4]}"
+//   *toProto(*fromProto(p)) == p        (field for field)
+#pragma once
+
+#include <cstddef>
+
+#include "op_sharding.pb.h"
+#include "shardbridge/base/result.h"
+#include "shardbridge/hlo/hlo_sharding.h"
+#include "shardbridge/hlo/op_metadata.h"
+#include "shardbridge/proto/op_sharding.h"
+
+namespace shardbridge::proto {
+
+// XLA's HloSharding::FromProto. Follows XLA's check ladder in XLA's order
+// (facts §d) and returns the same sharding XLA builds, or an Error:
+//   * field 14 (named_sharding) present -> the V3 leaf namedShardingFromProto
+//     builds (named_sharding_proto.h), or its error; nothing else is read;
+//   * XLA's RET_CHECKs -> kInvalid with XLA's message where it has one
+//     ("Tuple sharding is expected to have no metadata.", "Maximal sharding
+//     is expected to have single device assignment, but 0 has provided."),
+//     else "RET_CHECK failure: <XLA's condition>", e.g.
+//     "RET_CHECK failure: proto.type() == OpSharding::OTHER";
+//   * where XLA would abort, overflow or read out of bounds, kInvalid with a
+//     message of ours: dims < 1, an overflowing dims product, more than
+//     hlo::kMaxDevices devices, a perm that is not a permutation, tuples
+//     nested deeper than options.maxTupleDepth (maxInputBytes is not used).
+// A proto describing one device (iota reshape all 1s, or one device id) is
+// {replicated}, as in XLA, even without tile_assignment_dimensions.
+// Nested TUPLEs are flattened (the model's tuples are flat leaf lists; XLA
+// would keep the nesting, which its own text parser cannot read back).
+Result<hlo::HloSharding> fromProto(const xla::OpSharding& proto,
+                                   const ProtoParseOptions& options = {});
+
+// XLA's HloSharding::ToProto (facts §e): sets exactly the fields XLA sets,
+// so the serialized bytes equal XLA's. An iota stays compact (canonical
+// iota_reshape_dims / iota_transpose_perm), an explicit array is written to
+// tile_assignment_devices, MAXIMAL carries its device and no dims, subgroup
+// types keep their stored order, and a tuple's own shard group is dropped.
+// A V3 (Kind::kNamed) leaf sets only named_sharding (namedShardingToProto).
+// Fails only when such a leaf's device order is too large to materialise
+// into device_ids; that is why this returns a Result where XLA's cannot fail.
+//   toProto(maximal device=7)  -> type: MAXIMAL tile_assignment_devices: 7
+Result<xla::OpSharding> toProto(const hlo::HloSharding& sharding);
+
+// xla.OpMetadata <-> hlo::OpMetadata, every field. Fields the model cannot
+// hold (unknown ones, and a present-but-empty profile_info or
+// metadata_payload) travel in OpMetadata::unknownFields, so
+// metadataToProto(metadataFromProto(m)) serializes to m's bytes.
+hlo::OpMetadata metadataFromProto(const xla::OpMetadata& proto);
+xla::OpMetadata metadataToProto(const hlo::OpMetadata& metadata);
+
+}  // namespace shardbridge::proto

@@ -1,0 +1,399 @@
+// XLA's HloSharding::FromProto / ToProto over the hlo model.
+//
+// The ladder in fromProto follows the facts (shared/facts/xla_hlosharding.md
+// §d, XLA of 2026-07). The older design notes (§D.2) describe a binary in
+// which replicate_on_last_tile_dim was tested before last_tile_dims, MAXIMAL
+// shared OTHER's tail and UNREDUCED did not exist; where the two differ this
+// file follows the facts: MAXIMAL has its own RET_CHECK, last_tile_dims wins
+// over (and must not be combined with) replicate_on_last_tile_dim, and
+// UNREDUCED is a plain kind.
+#include "shardbridge/proto/convert.h"
+#include "shardbridge/proto/named_sharding_proto.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <google/protobuf/unknown_field_set.h>
+
+#include "shardbridge/base/checked_math.h"
+#include "shardbridge/hlo/tile_assignment.h"
+
+namespace shardbridge::proto {
+namespace {
+
+using hlo::HloSharding;
+using hlo::OpShardingType;
+
+// XLA reports a failed RET_CHECK as "RET_CHECK failure (file:line) COND";
+// we owe the condition text (users grep for it), not XLA's file and line.
+Error retCheckFailure(const char* condition) {
+  return makeError(ErrorCode::kInvalid, std::string("RET_CHECK failure: ") + condition);
+}
+
+Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
+
+// Protobuf keeps a present-but-empty submessage distinct from an absent one;
+// the model's OpMetadata cannot (an empty profileInfoBytes / a monostate
+// payload mean "absent"). Such a field is kept as its raw bytes among the
+// unknown fields, which metadataToProto parses back into a present field.
+constexpr char kEmptyProfileInfo[] = {'\x52', '\x00'};        // field 10, length 0
+constexpr char kEmptyPayload[] = {'\xa2', '\x01', '\x00'};    // field 20, length 0
+
+// XLA's SetShardGroupFromProto: no group unless is_shard_group; AS means
+// shard_as, every other value (LIKE or an unknown enum number) shard_like.
+hlo::ShardGroup shardGroupFromProto(const xla::OpSharding& proto) {
+  if (!proto.is_shard_group()) return hlo::ShardGroup::none();
+  if (proto.shard_group_type() == xla::OpSharding::AS) {
+    return hlo::ShardGroup::as(proto.shard_group_id());
+  }
+  return hlo::ShardGroup::like(proto.shard_group_id());
+}
+
+Result<HloSharding> fromProtoAt(const xla::OpSharding& proto, const ProtoParseOptions& options,
+                                size_t depth) {
+  // 1. V3: XLA looks at nothing else when named_sharding is present.
+  if (proto.has_named_sharding()) return namedShardingFromProto(proto.named_sharding());
+
+  // 2. Metadata and subgroup types are collected first, as upstream.
+  std::vector<hlo::OpMetadata> metadata;
+  metadata.reserve(static_cast<size_t>(proto.metadata_size()));
+  for (const xla::OpMetadata& md : proto.metadata()) metadata.push_back(metadataFromProto(md));
+  std::vector<OpShardingType> subgroupTypes;
+  subgroupTypes.reserve(static_cast<size_t>(proto.last_tile_dims_size()));
+  for (int type : proto.last_tile_dims()) subgroupTypes.push_back(static_cast<OpShardingType>(type));
+
+  const hlo::ShardGroup group = shardGroupFromProto(proto);
+
+  // 3. Tuples.
+  if (proto.type() == xla::OpSharding::TUPLE) {
+    if (!metadata.empty()) return invalid("Tuple sharding is expected to have no metadata.");
+    if (depth >= options.maxTupleDepth) {
+      return invalid("tuple shardings nested deeper than " +
+                     std::to_string(options.maxTupleDepth) + " levels");
+    }
+    std::vector<HloSharding> elements;
+    elements.reserve(static_cast<size_t>(proto.tuple_shardings_size()));
+    for (const xla::OpSharding& element : proto.tuple_shardings()) {
+      SB_ASSIGN_OR_RETURN(HloSharding leaf, fromProtoAt(element, options, depth + 1));
+      elements.push_back(std::move(leaf));
+    }
+    return HloSharding::tuple(std::move(elements)).withShardGroup(group);
+  }
+
+  // 4. Kinds without a tile assignment: every tile field is ignored.
+  switch (proto.type()) {
+    case xla::OpSharding::REPLICATED:
+      return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+    case xla::OpSharding::MANUAL:
+      return HloSharding::manual(std::move(metadata)).withShardGroup(group);
+    case xla::OpSharding::UNREDUCED:
+      return HloSharding::unreduced(std::move(metadata)).withShardGroup(group);
+    case xla::OpSharding::UNKNOWN:
+      return HloSharding::unknown(std::move(metadata)).withShardGroup(group);
+    default:
+      break;
+  }
+
+  // 5. One device; tile_assignment_dimensions is ignored.
+  if (proto.type() == xla::OpSharding::MAXIMAL) {
+    if (proto.tile_assignment_devices_size() != 1) {
+      return invalid("Maximal sharding is expected to have single device assignment, but " +
+                     std::to_string(proto.tile_assignment_devices_size()) + " has provided.");
+    }
+    return HloSharding::singleDevice(proto.tile_assignment_devices(0), std::move(metadata))
+        .withShardGroup(group);
+  }
+
+  // 6. Anything else must be OTHER (proto3 enums are open: an unknown type
+  // number reaches this point).
+  if (proto.type() != xla::OpSharding::OTHER) {
+    return retCheckFailure("proto.type() == OpSharding::OTHER");
+  }
+
+  // 7. Iota or explicit list.
+  const bool useIota = !proto.iota_reshape_dims().empty();
+  if (useIota) {
+    if (!proto.tile_assignment_devices().empty()) {
+      return retCheckFailure("proto.tile_assignment_devices().empty()");
+    }
+    if (proto.iota_reshape_dims_size() != proto.iota_transpose_perm_size()) {
+      return retCheckFailure(
+          "proto.iota_reshape_dims().size() == proto.iota_transpose_perm().size()");
+    }
+  } else if (proto.tile_assignment_devices().empty()) {
+    return retCheckFailure("!proto.tile_assignment_devices().empty()");
+  }
+
+  // 8. One device -> replicated, before any dims check (so a proto without
+  // dims is accepted here, as upstream).
+  if (useIota) {
+    bool allOnes = true;
+    for (int64_t d : proto.iota_reshape_dims()) allOnes = allOnes && d == 1;
+    if (allOnes) return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+  } else if (proto.tile_assignment_devices_size() == 1) {
+    return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+  }
+
+  // 9. Dimensions. The positivity check follows the facts (§d step 9); the
+  // message is ours, as we could not read XLA's wording for it.
+  if (proto.tile_assignment_dimensions().empty()) {
+    return retCheckFailure("!proto.tile_assignment_dimensions().empty()");
+  }
+  for (int i = 0; i < proto.tile_assignment_dimensions_size(); ++i) {
+    if (proto.tile_assignment_dimensions(i) <= 0) {
+      return invalid("tile_assignment_dimensions must be positive, but dimension " +
+                     std::to_string(i) + " is " +
+                     std::to_string(proto.tile_assignment_dimensions(i)));
+    }
+  }
+
+  // 10. Products. XLA's overflow flag is never set, so an overflowing
+  // product silently wraps there; here it is an error.
+  const std::span<const int64_t> dims(proto.tile_assignment_dimensions().data(),
+                                      static_cast<size_t>(proto.tile_assignment_dimensions_size()));
+  std::optional<int64_t> numTiles = checkedProduct(dims);
+  if (!numTiles) return invalid("product of tile_assignment_dimensions overflows int64");
+  if (useIota) {
+    const std::span<const int64_t> reshape(proto.iota_reshape_dims().data(),
+                                           static_cast<size_t>(proto.iota_reshape_dims_size()));
+    std::optional<int64_t> reshapeProduct = checkedProduct(reshape);
+    if (!reshapeProduct) return invalid("product of iota_reshape_dims overflows int64");
+    if (*numTiles != *reshapeProduct) {
+      return retCheckFailure("product_of_dimensions == product_of_iota_dimensions");
+    }
+  } else if (*numTiles != proto.tile_assignment_devices_size()) {
+    return retCheckFailure("product_of_dimensions == proto.tile_assignment_devices().size()");
+  }
+
+  // 11. The tile assignment. TileAssignment rejects what XLA would build
+  // into garbage: non-positive reshape dims, a perm that is not a
+  // permutation, more than hlo::kMaxDevices devices.
+  auto makeTiles = [&]() -> Result<hlo::TileAssignment> {
+    if (useIota) {
+      const std::span<const int64_t> reshape(
+          proto.iota_reshape_dims().data(), static_cast<size_t>(proto.iota_reshape_dims_size()));
+      const std::span<const int> perm(proto.iota_transpose_perm().data(),
+                                      static_cast<size_t>(proto.iota_transpose_perm_size()));
+      return hlo::TileAssignment::iota(dims, reshape, perm);
+    }
+    std::vector<int64_t> devices(proto.tile_assignment_devices().begin(),
+                                 proto.tile_assignment_devices().end());
+    return hlo::TileAssignment::fromDevices(dims, std::move(devices));
+  };
+  SB_ASSIGN_OR_RETURN(hlo::TileAssignment tiles, makeTiles());
+
+  // 12. Subgroups, partial replication or a plain tile (no normalisation).
+  if (!subgroupTypes.empty()) {
+    if (proto.replicate_on_last_tile_dim()) {
+      return retCheckFailure("!proto.replicate_on_last_tile_dim()");
+    }
+    SB_ASSIGN_OR_RETURN(HloSharding s,
+                        HloSharding::subgroup(tiles, subgroupTypes, std::move(metadata)));
+    return s.withShardGroup(group);
+  }
+  if (proto.replicate_on_last_tile_dim()) {
+    SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::partialTile(tiles, std::move(metadata)));
+    return s.withShardGroup(group);
+  }
+  // 13. Shard group (applied on every path above).
+  SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::tile(std::move(tiles), std::move(metadata)));
+  return s.withShardGroup(group);
+}
+
+}  // namespace
+
+Result<HloSharding> fromProto(const xla::OpSharding& proto, const ProtoParseOptions& options) {
+  return fromProtoAt(proto, options, 0);
+}
+
+Result<xla::OpSharding> toProto(const HloSharding& sharding) {
+  xla::OpSharding result;
+  if (sharding.isTuple()) {
+    // The tuple's own shard group is not written (XLA's ToProto returns
+    // before it looks at the group).
+    result.mutable_tuple_shardings()->Reserve(
+        static_cast<int>(sharding.tupleElements().size()));
+    for (const HloSharding& element : sharding.tupleElements()) {
+      SB_ASSIGN_OR_RETURN(*result.add_tuple_shardings(), toProto(element));
+    }
+    result.set_type(xla::OpSharding::TUPLE);
+    return result;
+  }
+
+  // A V3 leaf: XLA writes only named_sharding (no type, no metadata beside it).
+  if (sharding.kind() == HloSharding::Kind::kNamed) {
+    SB_ASSIGN_OR_RETURN(*result.mutable_named_sharding(),
+                        namedShardingToProto(*sharding.namedSharding()));
+    return result;
+  }
+
+  result.mutable_metadata()->Reserve(static_cast<int>(sharding.metadata().size()));
+  for (const hlo::OpMetadata& md : sharding.metadata()) {
+    *result.add_metadata() = metadataToProto(md);
+  }
+
+  const hlo::TileAssignment& tiles = sharding.tileAssignment();
+  if (const auto& iota = tiles.iotaForm()) {
+    // Stored canonical, so the triple written is XLA's canonical one.
+    for (int64_t d : iota->reshapeDims()) result.add_iota_reshape_dims(d);
+    for (int p : iota->transposePerm()) result.add_iota_transpose_perm(p);
+  } else {
+    // Explicit arrays are always in memory, so this never fails; the
+    // default array of replicated/manual/... shardings is empty and writes
+    // nothing; a single device writes its one id.
+    Result<std::span<const int64_t>> devices = tiles.devices();
+    if (devices) {
+      result.mutable_tile_assignment_devices()->Reserve(static_cast<int>(devices->size()));
+      for (int64_t d : *devices) result.add_tile_assignment_devices(d);
+    }
+  }
+
+  switch (sharding.kind()) {
+    case HloSharding::Kind::kReplicated:
+      result.set_type(xla::OpSharding::REPLICATED);
+      break;
+    case HloSharding::Kind::kSingleDevice:
+      // Since XLA commit f999273595 (2025-08-13) MAXIMAL carries no
+      // tile_assignment_dimensions; older XLA wrote `tile_assignment_dimensions: 1`.
+      result.set_type(xla::OpSharding::MAXIMAL);
+      break;
+    case HloSharding::Kind::kManual:
+      result.set_type(xla::OpSharding::MANUAL);
+      break;
+    case HloSharding::Kind::kUnreduced:
+      result.set_type(xla::OpSharding::UNREDUCED);
+      break;
+    case HloSharding::Kind::kUnknown:
+      result.set_type(xla::OpSharding::UNKNOWN);
+      break;
+    case HloSharding::Kind::kTiled:
+    case HloSharding::Kind::kTuple:  // handled above
+    case HloSharding::Kind::kNamed:  // handled above
+      result.set_type(xla::OpSharding::OTHER);
+      result.set_replicate_on_last_tile_dim(sharding.replicateOnLastTileDim());
+      for (OpShardingType type : sharding.subgroupTypes()) {
+        result.mutable_last_tile_dims()->Add(static_cast<int>(type));
+      }
+      result.mutable_tile_assignment_dimensions()->Reserve(
+          static_cast<int>(tiles.numDimensions()));
+      for (int64_t d : tiles.dimensions()) result.add_tile_assignment_dimensions(d);
+      break;
+  }
+
+  const hlo::ShardGroup& group = sharding.shardGroup();
+  if (group.isShardGroup()) {
+    result.set_is_shard_group(true);
+    result.set_shard_group_id(group.id);
+    result.set_shard_group_type(group.shardAs ? xla::OpSharding::AS : xla::OpSharding::LIKE);
+  }
+  return result;
+}
+
+hlo::OpMetadata metadataFromProto(const xla::OpMetadata& proto) {
+  hlo::OpMetadata md;
+  md.opType = proto.op_type();
+  md.opName = proto.op_name();
+  md.sourceFile = proto.source_file();
+  md.sourceLine = proto.source_line();
+  // profile_type is deprecated upstream but still part of the message and
+  // still printed; its accessors carry [[deprecated]].
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  md.profileType.assign(proto.profile_type().begin(), proto.profile_type().end());
+#pragma GCC diagnostic pop
+  md.sizeOfGeneratedCodeInBytes = proto.size_of_generated_code_in_bytes();
+  md.sizeOfMemoryWorkingSetInBytes = proto.size_of_memory_working_set_in_bytes();
+  md.deduplicatedName = proto.deduplicated_name();
+  md.stackFrameId = proto.stack_frame_id();
+  md.schedulingName = proto.scheduling_name();
+  md.sourceEndLine = proto.source_end_line();
+  md.sourceColumn = proto.source_column();
+  md.sourceEndColumn = proto.source_end_column();
+  proto.GetReflection()->GetUnknownFields(proto).SerializeToString(&md.unknownFields);
+  if (proto.has_profile_info()) {
+    proto.profile_info().SerializeToString(&md.profileInfoBytes);
+    if (md.profileInfoBytes.empty()) {
+      md.unknownFields.append(kEmptyProfileInfo, sizeof(kEmptyProfileInfo));
+    }
+  }
+  if (proto.has_metadata_payload()) {
+    const xla::OpMetadata::Payload& payload = proto.metadata_payload();
+    switch (payload.kind_case()) {
+      case xla::OpMetadata::Payload::kValue:
+        md.metadataPayload = payload.value();
+        break;
+      case xla::OpMetadata::Payload::kId:
+        md.metadataPayload = payload.id();
+        break;
+      case xla::OpMetadata::Payload::KIND_NOT_SET: {
+        // Present but empty, or holding only unknown fields: keep the whole
+        // field as raw bytes.
+        std::string inner;
+        payload.SerializeToString(&inner);
+        if (inner.empty()) {
+          md.unknownFields.append(kEmptyPayload, sizeof(kEmptyPayload));
+        } else {
+          md.unknownFields.append("\xa2\x01", 2);
+          // A length below 2^14 fits in two varint bytes; larger is written
+          // in full.
+          uint64_t n = inner.size();
+          while (n >= 0x80) {
+            md.unknownFields.push_back(static_cast<char>((n & 0x7f) | 0x80));
+            n >>= 7;
+          }
+          md.unknownFields.push_back(static_cast<char>(n));
+          md.unknownFields += inner;
+        }
+        break;
+      }
+    }
+  }
+  return md;
+}
+
+xla::OpMetadata metadataToProto(const hlo::OpMetadata& md) {
+  xla::OpMetadata proto;
+  // First the raw fields (unknown ones stay unknown; the empty-submessage
+  // markers of metadataFromProto become present fields), then the known ones.
+  if (!md.unknownFields.empty()) {
+    // Bytes we wrote ourselves from a parsed message; should they be
+    // corrupt (a hand-built OpMetadata), they are dropped rather than half
+    // applied.
+    if (!proto.MergeFromString(md.unknownFields)) proto.Clear();
+  }
+  proto.set_op_type(md.opType);
+  proto.set_op_name(md.opName);
+  proto.set_source_file(md.sourceFile);
+  proto.set_source_line(md.sourceLine);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  // Added raw: proto3 enums are open, so unknown numbers are kept as read.
+  for (int32_t t : md.profileType) proto.mutable_profile_type()->Add(t);
+#pragma GCC diagnostic pop
+  proto.set_size_of_generated_code_in_bytes(md.sizeOfGeneratedCodeInBytes);
+  proto.set_size_of_memory_working_set_in_bytes(md.sizeOfMemoryWorkingSetInBytes);
+  if (!md.profileInfoBytes.empty()) {
+    if (!proto.mutable_profile_info()->ParseFromString(md.profileInfoBytes)) {
+      proto.clear_profile_info();
+    }
+  }
+  proto.set_deduplicated_name(md.deduplicatedName);
+  proto.set_stack_frame_id(md.stackFrameId);
+  proto.set_scheduling_name(md.schedulingName);
+  proto.set_source_end_line(md.sourceEndLine);
+  proto.set_source_column(md.sourceColumn);
+  proto.set_source_end_column(md.sourceEndColumn);
+  if (const auto* value = std::get_if<std::string>(&md.metadataPayload)) {
+    proto.mutable_metadata_payload()->set_value(*value);
+  } else if (const auto* id = std::get_if<int64_t>(&md.metadataPayload)) {
+    proto.mutable_metadata_payload()->set_id(*id);
+  }
+  return proto;
+}
+
+}  // namespace shardbridge::proto

@@ -1,0 +1,139 @@
+// Protobuf's parsers and printers for xla.OpSharding, with errors as values.
+#include "shardbridge/proto/wire.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+#include <google/protobuf/util/json_util.h>
+
+#include <climits>
+#include <string>
+
+namespace shardbridge::proto {
+namespace {
+
+// Protobuf's default for binary input; text format has no default limit, so
+// the same bound is set explicitly to keep the parser's stack use bounded.
+constexpr int kRecursionLimit = 100;
+// protobuf's Tokenizer advances the column of a tab to the next multiple of 8.
+constexpr int kTabWidth = 8;
+
+Status checkSize(std::string_view data, const ProtoParseOptions& options, const char* what) {
+  if (data.size() > options.maxInputBytes || data.size() > static_cast<size_t>(INT_MAX)) {
+    return makeError(ErrorCode::kParse, std::string(what) + " input of " +
+                                            std::to_string(data.size()) +
+                                            " bytes exceeds the limit of " +
+                                            std::to_string(options.maxInputBytes) + " bytes");
+  }
+  return okStatus();
+}
+
+// Maps protobuf's zero-based (line, column) back to a byte offset in `text`.
+size_t offsetOf(std::string_view text, int line, int column) {
+  size_t pos = 0;
+  for (int l = 0; l < line && pos < text.size(); ++l) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) return text.size();
+    pos = nl + 1;
+  }
+  int col = 0;
+  while (pos < text.size() && text[pos] != '\n' && col < column) {
+    col = text[pos] == '\t' ? col + kTabWidth - col % kTabWidth : col + 1;
+    ++pos;
+  }
+  return pos;
+}
+
+// Keeps the first error protobuf reports (later ones are consequences).
+class FirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (has_) return;
+    has_ = true;
+    line_ = line;
+    column_ = column;
+    message_ = message;
+  }
+
+  bool has() const { return has_; }
+  int line() const { return line_; }
+  int column() const { return column_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  bool has_ = false;
+  int line_ = 0;
+  int column_ = 0;
+  std::string message_;
+};
+
+}  // namespace
+
+Result<xla::OpSharding> parseOpShardingBinary(std::string_view bytes,
+                                              const ProtoParseOptions& options) {
+  SB_TRY(checkSize(bytes, options, "binary OpSharding"));
+  xla::OpSharding proto;
+  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return makeError(ErrorCode::kParse,
+                     "cannot parse binary OpSharding: malformed wire format (or a string "
+                     "field that is not UTF-8, or nesting deeper than 100)");
+  }
+  return proto;
+}
+
+std::string serializeOpSharding(const xla::OpSharding& proto) {
+  std::string out;
+  proto.SerializeToString(&out);
+  return out;
+}
+
+Result<xla::OpSharding> parseOpShardingText(std::string_view text,
+                                            const ProtoParseOptions& options) {
+  SB_TRY(checkSize(text, options, "text-format OpSharding"));
+  xla::OpSharding proto;
+  google::protobuf::TextFormat::Parser parser;
+  FirstError errors;
+  parser.RecordErrorsTo(&errors);
+  parser.SetRecursionLimit(kRecursionLimit);
+  google::protobuf::io::ArrayInputStream input(text.data(), static_cast<int>(text.size()));
+  if (!parser.Parse(&input, &proto)) {
+    if (!errors.has()) return makeError(ErrorCode::kParse, "cannot parse text-format OpSharding");
+    return makeError(ErrorCode::kParse, errors.message(),
+                     offsetOf(text, errors.line(), errors.column()));
+  }
+  return proto;
+}
+
+std::string printOpShardingText(const xla::OpSharding& proto) {
+  std::string out;
+  google::protobuf::TextFormat::PrintToString(proto, &out);
+  return out;
+}
+
+Result<xla::OpSharding> parseOpShardingJson(std::string_view json,
+                                            const ProtoParseOptions& options) {
+  SB_TRY(checkSize(json, options, "JSON OpSharding"));
+  xla::OpSharding proto;
+  google::protobuf::util::JsonParseOptions parseOptions;
+  auto status = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(json.data(), json.size()), &proto, parseOptions);
+  if (!status.ok()) {
+    return makeError(ErrorCode::kParse,
+                     "cannot parse JSON OpSharding: " + std::string(status.message()));
+  }
+  return proto;
+}
+
+Result<std::string> printOpShardingJson(const xla::OpSharding& proto) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions printOptions;
+  auto status = google::protobuf::util::MessageToJsonString(proto, &out, printOptions);
+  if (!status.ok()) {
+    return makeError(ErrorCode::kInvalid,
+                     "cannot print OpSharding as JSON: " + std::string(status.message()));
+  }
+  return out;
+}
+
+}  // namespace shardbridge::proto
