@@ -342,10 +342,15 @@ const std::vector<OpMetadata>& HloSharding::metadata() const {
   return named_ ? named_->metadata() : metadata_;
 }
 
-HloSharding HloSharding::withShardGroup(ShardGroup group) const {
+HloSharding HloSharding::withShardGroup(ShardGroup group) const& {
   HloSharding s = *this;
   s.shardGroup_ = group;
   return s;
+}
+
+HloSharding HloSharding::withShardGroup(ShardGroup group) && {
+  shardGroup_ = group;
+  return std::move(*this);
 }
 
 HloSharding HloSharding::withMetadata(const std::vector<OpMetadata>& md, bool overwrite) const {

@@ -194,15 +194,15 @@ Result<HloSharding> fromProtoAt(const xla::OpSharding& proto, const ProtoParseOp
     }
     SB_ASSIGN_OR_RETURN(HloSharding s,
                         HloSharding::subgroup(tiles, subgroupTypes, std::move(metadata)));
-    return s.withShardGroup(group);
+    return std::move(s).withShardGroup(group);
   }
   if (proto.replicate_on_last_tile_dim()) {
     SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::partialTile(tiles, std::move(metadata)));
-    return s.withShardGroup(group);
+    return std::move(s).withShardGroup(group);
   }
   // 13. Shard group (applied on every path above).
   SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::tile(std::move(tiles), std::move(metadata)));
-  return s.withShardGroup(group);
+  return std::move(s).withShardGroup(group);
 }
 
 }  // namespace
@@ -211,25 +211,28 @@ Result<HloSharding> fromProto(const xla::OpSharding& proto, const ProtoParseOpti
   return fromProtoAt(proto, options, 0);
 }
 
-Result<xla::OpSharding> toProto(const HloSharding& sharding) {
-  xla::OpSharding result;
+Status toProto(const HloSharding& sharding, xla::OpSharding* out) {
+  // Clear() keeps the repeated fields' capacity, so a reused message
+  // converts without allocating.
+  out->Clear();
+  xla::OpSharding& result = *out;
   if (sharding.isTuple()) {
     // The tuple's own shard group is not written (XLA's ToProto returns
     // before it looks at the group).
     result.mutable_tuple_shardings()->Reserve(
         static_cast<int>(sharding.tupleElements().size()));
     for (const HloSharding& element : sharding.tupleElements()) {
-      SB_ASSIGN_OR_RETURN(*result.add_tuple_shardings(), toProto(element));
+      SB_TRY(toProto(element, result.add_tuple_shardings()));
     }
     result.set_type(xla::OpSharding::TUPLE);
-    return result;
+    return okStatus();
   }
 
   // A V3 leaf: XLA writes only named_sharding (no type, no metadata beside it).
   if (sharding.kind() == HloSharding::Kind::kNamed) {
     SB_ASSIGN_OR_RETURN(*result.mutable_named_sharding(),
                         namedShardingToProto(*sharding.namedSharding()));
-    return result;
+    return okStatus();
   }
 
   result.mutable_metadata()->Reserve(static_cast<int>(sharding.metadata().size()));
@@ -240,16 +243,16 @@ Result<xla::OpSharding> toProto(const HloSharding& sharding) {
   const hlo::TileAssignment& tiles = sharding.tileAssignment();
   if (const auto& iota = tiles.iotaForm()) {
     // Stored canonical, so the triple written is XLA's canonical one.
-    for (int64_t d : iota->reshapeDims()) result.add_iota_reshape_dims(d);
-    for (int p : iota->transposePerm()) result.add_iota_transpose_perm(p);
+    result.mutable_iota_reshape_dims()->Add(iota->reshapeDims().begin(), iota->reshapeDims().end());
+    result.mutable_iota_transpose_perm()->Add(iota->transposePerm().begin(),
+                                              iota->transposePerm().end());
   } else {
     // Explicit arrays are always in memory, so this never fails; the
     // default array of replicated/manual/... shardings is empty and writes
     // nothing; a single device writes its one id.
     Result<std::span<const int64_t>> devices = tiles.devices();
     if (devices) {
-      result.mutable_tile_assignment_devices()->Reserve(static_cast<int>(devices->size()));
-      for (int64_t d : *devices) result.add_tile_assignment_devices(d);
+      result.mutable_tile_assignment_devices()->Add(devices->begin(), devices->end());
     }
   }
 
@@ -279,9 +282,8 @@ Result<xla::OpSharding> toProto(const HloSharding& sharding) {
       for (OpShardingType type : sharding.subgroupTypes()) {
         result.mutable_last_tile_dims()->Add(static_cast<int>(type));
       }
-      result.mutable_tile_assignment_dimensions()->Reserve(
-          static_cast<int>(tiles.numDimensions()));
-      for (int64_t d : tiles.dimensions()) result.add_tile_assignment_dimensions(d);
+      result.mutable_tile_assignment_dimensions()->Add(tiles.dimensions().begin(),
+                                                       tiles.dimensions().end());
       break;
   }
 
@@ -291,6 +293,12 @@ Result<xla::OpSharding> toProto(const HloSharding& sharding) {
     result.set_shard_group_id(group.id);
     result.set_shard_group_type(group.shardAs ? xla::OpSharding::AS : xla::OpSharding::LIKE);
   }
+  return okStatus();
+}
+
+Result<xla::OpSharding> toProto(const HloSharding& sharding) {
+  xla::OpSharding result;
+  SB_TRY(toProto(sharding, &result));
   return result;
 }
 

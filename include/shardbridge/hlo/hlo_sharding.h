@@ -138,7 +138,8 @@ class HloSharding {
 
   // Copy with the shard group replaced (on a tuple: the tuple's own group,
   // which XLA keeps but never prints).
-  HloSharding withShardGroup(ShardGroup group) const;
+  HloSharding withShardGroup(ShardGroup group) const&;
+  HloSharding withShardGroup(ShardGroup group) &&;
   // XLA's WithMetadata: on every leaf whose metadata is empty (or all
   // leaves, if `overwrite`), set `metadata`.
   HloSharding withMetadata(const std::vector<OpMetadata>& metadata, bool overwrite) const;

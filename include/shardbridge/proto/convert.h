@@ -54,6 +54,9 @@ Result<hlo::HloSharding> fromProto(const xla::OpSharding& proto,
 // into device_ids; that is why this returns a Result where XLA's cannot fail.
 //   toProto(maximal device=7)  -> type: MAXIMAL tile_assignment_devices: 7
 Result<xla::OpSharding> toProto(const hlo::HloSharding& sharding);
+// The same into `*out`, which is cleared first; reusing one message across
+// calls keeps its capacity, so repeated conversions do not allocate.
+Status toProto(const hlo::HloSharding& sharding, xla::OpSharding* out);
 
 // xla.OpMetadata <-> hlo::OpMetadata, every field. Fields the model cannot
 // hold (unknown ones, and a present-but-empty profile_info or
