@@ -218,4 +218,10 @@ std::string printAttribute(const AnyAttr& attr, const PrintOptions& options) {
   return printTensorShardingPerValue(std::get<TensorShardingPerValueAttr>(attr), options);
 }
 
+std::string printSymbolRef(std::string_view name) {
+  std::string out;
+  appendSymbol(out, name);
+  return out;
+}
+
 }  // namespace shardbridge::sdy

@@ -53,30 +53,6 @@ class Reporter {
 // as upstream's AxisRefAttr::toString does.
 std::string quoted(std::string_view name) { return "\"" + std::string(name) + "\""; }
 
-// A mesh symbol reference the way MLIR prints one: `@name` when the name is a
-// bare identifier, otherwise `@"..."` with MLIR's string escaping.
-std::string symbolRef(std::string_view name) {
-  auto isLetter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  bool bare = !name.empty() && (isLetter(name[0]) || name[0] == '_');
-  for (char c : name)
-    bare = bare && (isLetter(c) || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.');
-  if (bare) return "@" + std::string(name);
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out = "@\"";
-  for (char c : name) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (u >= 0x20 && u < 0x7f && c != '"') {
-      out += c;
-    } else {
-      out += '\\';
-      out += kHex[u >> 4];
-      out += kHex[u & 0xf];
-    }
-  }
-  return out + "\"";
-}
 
 // pre*size of a sub-axis whose pre-size and size are known to be positive;
 // 128 bits so that a sub-axis reaching past int64 is still reported with its
@@ -453,7 +429,8 @@ Status verifyShardingImpl(TensorShardingAttr sharding, const MeshLookup& lookup,
   } else if (meshOrRef.isRef()) {
     mesh = lookup ? lookup(meshOrRef.refName()) : MeshAttr();
     if (mesh.isNull()) {
-      return rep.at(Part::kMeshOrRef, -1, -1, "unknown mesh: " + symbolRef(meshOrRef.refName()));
+      return rep.at(Part::kMeshOrRef, -1, -1,
+                    "unknown mesh: " + printSymbolRef(meshOrRef.refName()));
     }
     // Upstream verifies a mesh symbol on its own sdy.mesh op, before the ops
     // that use it; a lookup may hand out any mesh, and the checks below

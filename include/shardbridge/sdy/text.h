@@ -93,5 +93,8 @@ std::string printTensorShardingPerValue(TensorShardingPerValueAttr shardings,
                                         const PrintOptions& options = {});
 std::string printAxisRef(AxisRefAttr axis, const PrintOptions& options = {});
 std::string printAttribute(const AnyAttr& attr, const PrintOptions& options = {});
+// A symbol reference as MLIR prints it: `@mesh`, or `@"my mesh"` (escaped)
+// when the name is not a bare identifier.
+std::string printSymbolRef(std::string_view name);
 
 }  // namespace shardbridge::sdy
