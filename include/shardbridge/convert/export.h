@@ -1,0 +1,99 @@
+// Export: an sdy sharding (named mesh axes) to the XLA HloSharding that
+// OpenXLA's Shardy exporter writes into `mhlo.sharding` (facts §4), without
+// linking XLA or MLIR.
+//
+//   mesh @mesh = <["x"=2, "y"=4]>
+//   convertToHloSharding(<@mesh, [{"y"}, {"x"}]>, lookup)
+//       -> {devices=[4,2]<=[2,4]T(1,0)}
+//   convertToHloSharding(<@mesh, [{"y"}, {}]>, lookup, {"x"})
+//       -> {devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "shardbridge/base/result.h"
+#include "shardbridge/hlo/hlo_sharding.h"
+#include "shardbridge/sdy/attrs.h"
+
+namespace shardbridge::convert {
+
+struct ExportOptions {
+  // Produce a V3 (NamedSharding) leaf instead of the V2 tile assignment.
+  // Not implemented yet: returns kUnsupported.
+  bool v3 = false;
+  // Treat unreduced axes as replicated and attach no reduction metadata:
+  // the behaviour of the exporter the design notes (§B) describe, which
+  // predates UNREDUCED subgroups.
+  bool dropUnreducedAxes = false;
+};
+
+// Returns the HloSharding upstream's convertToHloSharding builds for
+// `sharding`, whose mesh is inline or resolved by name through `meshLookup`.
+// `manualAxes` are the full mesh axes that are manual at this value (the
+// `xla.sdy.manual_axes` attribute), in the caller's order, which is the order
+// of the devices in the MANUAL subgroup dim.
+//
+// Results, in the order they are decided (facts §4.1):
+//   * mesh without axes: `{maximal device=N}` with one device id, else
+//     `{replicated}`; dimension shardings are ignored;
+//   * every mesh axis manual: `{manual}`;
+//   * otherwise one tile dim per tensor dim, then MANUAL (the manual axes),
+//     UNREDUCED (the unreduced axes) and REPLICATED (every other axis or
+//     sub-axis) subgroup dims, over the mesh's iota or explicit device order,
+//     normalised as XLA's HloSharding::Subgroup does (so `[{}, {}]` gives
+//     `{replicated}`). With unreduced axes the reduction op rides in the
+//     metadata, as upstream prints it:
+//       mesh <["x"=2, "y"=4]>, <@mesh, [{"x"}, {}], unreduced={"y"}>
+//       -> {devices=[2,1,4]<=[8] last_tile_dims={unreduced}
+//           metadata={op_type="sdy::reduction_op" op_name="SUM"}}
+//     (op_name "MAX" / "MIN" for `unreduced=max{...}` / `min{...}`).
+//
+// Deliberate differences from upstream, which aborts or emits what XLA
+// cannot read:
+//   * manual and unreduced axes together (upstream CHECK-fails): both
+//     subgroups are emitted, as XLA's Subgroup allows, e.g. mesh
+//     <["a"=2, "b"=2, "c"=2]>, <@mesh, [{"c"}], unreduced={"b"}>, manual {"a"}
+//     -> {devices=[2,2,2]<=[4,2]T(1,0) last_tile_dims={manual, unreduced}
+//         metadata=...}: every tile/manual/unreduced coordinate still names
+//     the devices upstream's algorithm assigns to it.
+//   * a mesh of only size-1 axes (upstream: `{devices=[1]<=[1]}`, which XLA
+//     rejects): `{replicated}` (unless every axis is manual: `{manual}`).
+//
+// As upstream, a MANUAL (UNREDUCED) subgroup dim is emitted whenever manual
+// (unreduced) axes are given, even of size 1, and XLA's Subgroup collapses
+// only when all emitted types are equal; so `[]` with unreduced={"a"} and a
+// size-1 manual axis gives `{devices=[6]<=[6] last_tile_dims={unreduced}}`
+// on <["a"=6, "m"=1]>, not `{unreduced}`.
+//
+// Errors (never an abort):
+//   kNotFound    a mesh reference `meshLookup` does not resolve (or no
+//                lookup is given): `unknown mesh: @name`;
+//   kInvalid     the sharding or its mesh fails sdy::verifyTensorSharding,
+//                with its message, e.g. `unknown axis name: "z"` (a mesh
+//                without axes is only checked by sdy::verifyMesh); a manual
+//                axis not in the mesh (`unknown manual axis: "z"`) or given
+//                twice (`duplicate manual axis: "a"`); a manual axis the
+//                sharding also uses (`operates on axis "a" which is already
+//                bound by a parent sdy.manual_computation op`, the sdy
+//                verifier's words); a null sharding;
+//   kUnsupported options.v3;
+//   and the tile-assignment layer's errors for meshes beyond its limits
+//   (more than 2^31 devices).
+Result<hlo::HloSharding> convertToHloSharding(sdy::TensorShardingAttr sharding,
+                                              const sdy::MeshLookup& meshLookup,
+                                              std::span<const std::string> manualAxes = {},
+                                              const ExportOptions& options = {});
+
+// The sharding of an op's results: one sharding exports as that sharding,
+// any other number as a flat tuple of them (`{}` for none), as upstream's
+// setHloShardingAttr does. Errors as above, from the first failing value.
+//   <[<@mesh, [{}, {"y"}]>, <@mesh, [{"y"}, {}]>]> on mesh <["x"=8, "y"=4]>
+//   -> {{devices=[1,4,8]<=[8,4]T(1,0) last_tile_dim_replicate},
+//       {devices=[4,1,8]<=[8,4]T(1,0) last_tile_dim_replicate}}
+Result<hlo::HloSharding> convertToHloSharding(sdy::TensorShardingPerValueAttr shardings,
+                                              const sdy::MeshLookup& meshLookup,
+                                              std::span<const std::string> manualAxes = {},
+                                              const ExportOptions& options = {});
+
+}  // namespace shardbridge::convert
