@@ -17,5 +17,9 @@ void registerSdyCommand(CLI::App& app, Runner& run);
 void registerHloCommand(CLI::App& app, Runner& run);
 // `shardbridge equal A B`: XLA's HloSharding equality.
 void registerEqualCommand(CLI::App& app, Runner& run);
+// `shardbridge export`: an sdy sharding as the HloSharding XLA would write.
+void registerExportCommand(CLI::App& app, Runner& run);
+// `shardbridge import`: HloShardings as sdy shardings (with mesh inference).
+void registerImportCommand(CLI::App& app, Runner& run);
 
 }  // namespace shardbridge::tools

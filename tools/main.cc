@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   shardbridge::tools::registerSdyCommand(app, run);
   shardbridge::tools::registerHloCommand(app, run);
   shardbridge::tools::registerEqualCommand(app, run);
+  shardbridge::tools::registerExportCommand(app, run);
+  shardbridge::tools::registerImportCommand(app, run);
 
   try {
     app.parse(argc, argv);
