@@ -14,6 +14,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "mesh_args.h"
 #include "shardbridge/sdy/mlir_type.h"
 #include "shardbridge/sdy/text.h"
 #include "shardbridge/sdy/verifier.h"
@@ -27,93 +28,13 @@ struct SdyOptions {
   std::string text;
 };
 
-// The mesh of one --mesh option.
-struct NamedMesh {
-  std::string name;  // "mesh" when the option gave none
-  bool named = false;
-  sdy::MeshAttr mesh;
-};
-
-int usageError(const std::string& message) {
-  std::fprintf(stderr, "shardbridge sdy: error: %s\n", message.c_str());
-  return 2;
-}
-
-bool isIdentifier(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '$' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-// Parses and verifies one --mesh value: `NAME=<[...]>`, `NAME=#sdy.mesh<...>`,
-// `<[...]>`, `#sdy.mesh<...>` or `sdy.mesh @NAME = <...>`. Errors are
-// rendered against the option's text under the name `--mesh`.
-std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& value) {
-  sdy::SourceMap locations;
-  std::string_view body = value;
-  size_t base = 0;
-  NamedMesh result{"mesh", false, {}};
-
-  size_t first = value.find_first_not_of(" \t\n\r");
-  if (first != std::string::npos && value.compare(first, 8, "sdy.mesh") == 0) {
-    auto symbol = sdy::parseMeshSymbol(ctx, value, &locations);
-    if (!symbol) {
-      reportError(symbol.error(), value, "--mesh");
-      return std::nullopt;
-    }
-    result = NamedMesh{symbol->name, true, symbol->mesh};
-  } else {
-    size_t eq = value.find('=');
-    if (eq != std::string::npos) {
-      std::string_view name = std::string_view(value).substr(0, eq);
-      while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
-      if (!name.empty() && name.front() == '@') name.remove_prefix(1);
-      if (isIdentifier(name)) {
-        result.name = std::string(name);
-        result.named = true;
-        base = eq + 1;
-        body = std::string_view(value).substr(base);
-      }
-    }
-    auto mesh = sdy::parseMesh(ctx, body, &locations);
-    if (!mesh) {
-      reportError(mesh.error().shifted(base), value, "--mesh");
-      return std::nullopt;
-    }
-    result.mesh = *mesh;
-  }
-  Status verified = sdy::verifyMesh(result.mesh, &locations);
-  if (!verified) {
-    reportError(verified.error().shifted(base), value, "--mesh");
-    return std::nullopt;
-  }
-  return result;
-}
+int usageError(const std::string& message) { return tools::usageError("sdy", message); }
 
 int runSdy(const SdyOptions& options) {
   sdy::Context ctx;
   std::vector<NamedMesh> meshes;
-  for (const std::string& value : options.meshes) {
-    auto mesh = parseMeshOption(ctx, value);
-    if (!mesh) return 1;
-    for (const NamedMesh& other : meshes) {
-      if (other.name == mesh->name) return usageError("two --mesh options named '" + other.name + "'");
-    }
-    meshes.push_back(*mesh);
-  }
-  // `@name` resolves to the --mesh of that name; a lone unnamed --mesh
-  // stands for whatever name the sharding uses.
-  sdy::MeshLookup lookup = [&meshes](std::string_view name) -> sdy::MeshAttr {
-    for (const NamedMesh& m : meshes) {
-      if (m.name == name) return m.mesh;
-    }
-    if (meshes.size() == 1 && !meshes[0].named) return meshes[0].mesh;
-    return sdy::MeshAttr();
-  };
+  if (int failed = parseMeshOptions(ctx, options.meshes, "sdy", meshes)) return failed;
+  sdy::MeshLookup lookup = makeMeshLookup(meshes);
 
   std::vector<MlirType> types;
   for (const std::string& text : options.types) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shardbridge/base/checked_math.h"
+#include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/hlo/op_metadata.h"
 #include "shardbridge/hlo/tile_assignment.h"
 #include "shardbridge/sdy/verifier.h"
@@ -193,6 +194,87 @@ Result<MeshAttr> resolveMesh(TensorShardingAttr sharding, const sdy::MeshLookup&
   return mesh;
 }
 
+// The V3 AxisRef of a verified sdy axis ref: the mesh axis by index,
+// keeping the sub-axis.
+Result<hlo::AxisRef> toNamedAxisRef(MeshAttr mesh, AxisRefAttr ref) {
+  std::optional<size_t> axis = mesh.getAxisIndex(ref.name());
+  if (!axis) return makeError(ErrorCode::kInternal, "unverified axis ref: " + ref.toString());
+  int64_t index = static_cast<int64_t>(*axis);
+  if (!ref.isSubAxis()) return hlo::AxisRef::full(index);
+  return hlo::AxisRef::sub(index, ref.subAxisInfo().preSize(), ref.subAxisInfo().size());
+}
+
+Result<std::vector<hlo::AxisRef>> toNamedAxisRefs(MeshAttr mesh,
+                                                  std::span<const AxisRefAttr> refs) {
+  std::vector<hlo::AxisRef> out;
+  for (AxisRefAttr ref : refs) {
+    SB_ASSIGN_OR_RETURN(hlo::AxisRef axis, toNamedAxisRef(mesh, ref));
+    out.push_back(axis);
+  }
+  return out;
+}
+
+// The V3 mesh of an sdy mesh with axes: same names and sizes, and the
+// device order when it is explicit. sdy::verifyMesh already rejects an
+// explicit identity list, which hlo::Mesh would reject too; it is mapped to
+// the iota mesh anyway, so a lookup handing out such a mesh cannot fail here.
+Result<hlo::Mesh> toNamedMesh(MeshAttr mesh) {
+  std::vector<std::string> names;
+  std::vector<int64_t> sizes;
+  for (sdy::MeshAxisAttr axis : mesh.axes()) {
+    names.push_back(std::string(axis.name()));
+    sizes.push_back(axis.size());
+  }
+  std::span<const int64_t> ids = mesh.deviceIds();
+  bool identity = true;
+  for (size_t i = 0; i < ids.size(); ++i) identity = identity && ids[i] == static_cast<int64_t>(i);
+  if (identity) return hlo::Mesh::create(std::move(names), sizes);
+  return hlo::Mesh::createWithDeviceIds(std::move(names), sizes,
+                                        std::vector<int64_t>(ids.begin(), ids.end()));
+}
+
+// Upstream's V3 export (convertToNamedSharding, facts §4.4): the sdy
+// sharding copied field by field onto a NamedSharding. `sharding` and
+// `manualAxes` are verified and `mesh` has axes.
+Result<HloSharding> convertToNamedSharding(TensorShardingAttr sharding, MeshAttr mesh,
+                                           std::span<const std::string> manualAxes,
+                                           const ExportOptions& options) {
+  SB_ASSIGN_OR_RETURN(hlo::Mesh namedMesh, toNamedMesh(mesh));
+  if (manualAxes.size() == mesh.axes().size()) {
+    SB_ASSIGN_OR_RETURN(hlo::NamedSharding manual, hlo::NamedSharding::manual(namedMesh));
+    return HloSharding::named(std::move(manual));
+  }
+  std::vector<hlo::DimSharding> dims;
+  for (sdy::DimensionShardingAttr dim : sharding.dimShardings()) {
+    SB_ASSIGN_OR_RETURN(std::vector<hlo::AxisRef> axes, toNamedAxisRefs(mesh, dim.axes()));
+    dims.push_back(hlo::DimSharding{std::move(axes), dim.isClosed()});
+  }
+  SB_ASSIGN_OR_RETURN(std::vector<hlo::AxisRef> replicated,
+                      toNamedAxisRefs(mesh, sharding.replicatedAxes()));
+  std::vector<hlo::AxisRef> unreduced;
+  if (!options.dropUnreducedAxes) {
+    SB_ASSIGN_OR_RETURN(unreduced, toNamedAxisRefs(mesh, sharding.unreducedAxes()));
+  }
+  // Upstream lists the manual axes in the caller's order and XLA's
+  // NamedSharding verifier then CHECK-fails unless that is mesh order. In
+  // V3 the manual axes are a set (V3ToV2 reads them in mesh order), so they
+  // are sorted instead of rejected: `manual={'a', 'b'}` for "b,a" too.
+  std::vector<hlo::AxisRef> manual;
+  for (const std::string& name : manualAxes) {
+    manual.push_back(hlo::AxisRef::full(static_cast<int64_t>(*mesh.getAxisIndex(name))));
+  }
+  std::sort(manual.begin(), manual.end(), [](const hlo::AxisRef& a, const hlo::AxisRef& b) {
+    return a.meshAxisIndex < b.meshAxisIndex;
+  });
+  // Upstream's V3 leaf carries no metadata, so the reduction kind of the
+  // unreduced axes is not written (the V2 string carries it).
+  SB_ASSIGN_OR_RETURN(hlo::NamedSharding named,
+                      hlo::NamedSharding::create(std::move(namedMesh), std::move(dims),
+                                                 std::move(replicated), std::move(unreduced),
+                                                 std::move(manual)));
+  return HloSharding::named(std::move(named));
+}
+
 }  // namespace
 
 Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
@@ -201,26 +283,29 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
                                          const ExportOptions& options) {
   if (sharding.isNull()) return makeError(ErrorCode::kInvalid, "null sharding");
   SB_ASSIGN_OR_RETURN(MeshAttr mesh, resolveMesh(sharding, meshLookup));
-  if (options.v3) {
-    return makeError(ErrorCode::kUnsupported, "V3 (NamedSharding) export is not implemented");
-  }
-
   // Upstream looks only at the mesh here and ignores the dimension
   // shardings; so does this, after checking the mesh itself.
   if (mesh.axes().empty()) {
     SB_TRY(sdy::verifyMesh(mesh));
     std::optional<int64_t> device = mesh.getMaximalDeviceId();
-    if (device) return HloSharding::singleDevice(*device);
+    if (device) {
+      if (options.v3) return HloSharding::named(hlo::NamedSharding::maximal(*device));
+      return HloSharding::singleDevice(*device);
+    }
     // verifyMesh rejects several ids without axes; should a lookup hand out
     // such a mesh anyway, say so instead of guessing a device.
     if (!mesh.deviceIds().empty()) {
       return makeError(ErrorCode::kInvalid, "a mesh without axes takes at most one device id");
     }
+    // V3: upstream builds NamedSharding(Mesh(), dims); with no axis anywhere
+    // the dims canonicalise away, which is `{mesh[], replicated}`.
+    if (options.v3) return HloSharding::named(hlo::NamedSharding::replicate());
     return HloSharding::replicate();
   }
 
   SB_TRY(sdy::verifyTensorSharding(sharding, meshLookup));
   SB_TRY(checkManualAxes(sharding, mesh, manualAxes));
+  if (options.v3) return convertToNamedSharding(sharding, mesh, manualAxes, options);
   if (manualAxes.size() == mesh.axes().size()) return HloSharding::manual();
 
   // The design notes' exporter (§B) knew no unreduced axes: they fell into

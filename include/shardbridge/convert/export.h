@@ -19,8 +19,10 @@
 namespace shardbridge::convert {
 
 struct ExportOptions {
-  // Produce a V3 (NamedSharding) leaf instead of the V2 tile assignment.
-  // Not implemented yet: returns kUnsupported.
+  // Produce a V3 (NamedSharding) leaf instead of the V2 tile assignment, as
+  // upstream's `enable-hlo-sharding-v3` export (facts §4.4): mesh names,
+  // sizes and device_ids, open dims, replicated, unreduced and manual axes
+  // are copied as they are; see convertToHloSharding for the results.
   bool v3 = false;
   // Treat unreduced axes as replicated and attach no reduction metadata:
   // the behaviour of the exporter the design notes (§B) describe, which
@@ -66,6 +68,20 @@ struct ExportOptions {
 // size-1 manual axis gives `{devices=[6]<=[6] last_tile_dims={unreduced}}`
 // on <["a"=6, "m"=1]>, not `{unreduced}`.
 //
+// With options.v3 the leaf is a NamedSharding instead (facts §4.4; lit test
+// `enable-hlo-sharding-v3=true` rows), printed by hlo::printSharding as:
+//   mesh without axes: `{maximal_mesh[device_id=N]}` / `{mesh[], replicated}`;
+//   every mesh axis manual: `{mesh['x'=8,'y'=4], manual}`;
+//   otherwise the sharding itself, on the mesh's names, sizes and device
+//   order: <@mesh_5, [{"i", ?}, {?}]>, manual {"j"}
+//     -> {mesh['i'=2,'j'=2], [{'i', ?}, {?}], manual={'j'}}
+//   Dims without any axis are dropped, as XLA's NamedSharding canonicalises
+//   them (`[{}, {?}]` prints `{mesh[...], replicated}`); size-1 axes are
+//   kept; the reduction op is not carried (upstream's V3 leaf has no
+//   metadata); manual axes are listed in mesh order (upstream passes the
+//   caller's order and XLA's verifier CHECK-fails on any other); manual and
+//   unreduced axes may coexist. dropUnreducedAxes leaves unreduced={...} out.
+//
 // Errors (never an abort):
 //   kNotFound    a mesh reference `meshLookup` does not resolve (or no
 //                lookup is given): `unknown mesh: @name`;
@@ -77,7 +93,6 @@ struct ExportOptions {
 //                sharding also uses (`operates on axis "a" which is already
 //                bound by a parent sdy.manual_computation op`, the sdy
 //                verifier's words); a null sharding;
-//   kUnsupported options.v3;
 //   and the tile-assignment layer's errors for meshes beyond its limits
 //   (more than 2^31 devices).
 Result<hlo::HloSharding> convertToHloSharding(sdy::TensorShardingAttr sharding,

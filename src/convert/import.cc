@@ -1,0 +1,339 @@
+#include "shardbridge/convert/import.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "shardbridge/base/checked_math.h"
+#include "shardbridge/convert/factorization.h"
+#include "shardbridge/hlo/named_sharding.h"
+#include "shardbridge/sdy/axis_algebra.h"
+
+namespace shardbridge::convert {
+namespace {
+
+using hlo::HloSharding;
+using hlo::OpShardingType;
+using sdy::AxisRefAttr;
+using sdy::DimensionShardingAttr;
+using sdy::MeshAttr;
+using sdy::TensorShardingAttr;
+
+// `rank` empty dims, closed or open.
+std::vector<DimensionShardingAttr> emptyDims(sdy::Context& ctx, int64_t rank, bool isClosed) {
+  return std::vector<DimensionShardingAttr>(static_cast<size_t>(rank),
+                                            DimensionShardingAttr::get(ctx, {}, isClosed));
+}
+
+// Refs in upstream's order are not necessarily sorted (replicated and
+// unreduced lists follow the local mesh), and adjacent sub-axes may merge;
+// the verifier wants both lists sorted and unmergeable.
+std::vector<AxisRefAttr> canonicalAxisList(sdy::Context& ctx, std::vector<AxisRefAttr> axes,
+                                           MeshAttr mesh) {
+  sdy::sortAndMergeAxes(ctx, axes, mesh);
+  return axes;
+}
+
+// One V3 axis reference named after the global mesh axis with its index.
+Result<AxisRefAttr> namedAxisRef(sdy::Context& ctx, const hlo::AxisRef& axis, MeshAttr mesh) {
+  const auto axes = mesh.axes();
+  if (axis.meshAxisIndex < 0 || axis.meshAxisIndex >= static_cast<int64_t>(axes.size())) {
+    return makeError(ErrorCode::kInvalid,
+                     "axis index " + std::to_string(axis.meshAxisIndex) +
+                         " is out of range for a mesh with " + std::to_string(axes.size()) +
+                         " axes");
+  }
+  const std::string_view name = axes[static_cast<size_t>(axis.meshAxisIndex)].name();
+  if (axis.subAxis) return AxisRefAttr::get(ctx, name, axis.subAxis->preSize, axis.subAxis->size);
+  return AxisRefAttr::get(ctx, name);
+}
+
+Result<std::vector<AxisRefAttr>> namedAxisRefs(sdy::Context& ctx,
+                                               const std::vector<hlo::AxisRef>& axes,
+                                               MeshAttr mesh) {
+  std::vector<AxisRefAttr> out;
+  out.reserve(axes.size());
+  for (const hlo::AxisRef& axis : axes) {
+    SB_ASSIGN_OR_RETURN(AxisRefAttr ref, namedAxisRef(ctx, axis, mesh));
+    out.push_back(ref);
+  }
+  return out;
+}
+
+// Copying axes by index is only meaningful when the V3 mesh is the global
+// mesh up to names: same sizes in the same order and the same device order.
+// Upstream copies without looking; a mismatch here would name other devices.
+Status checkSameDevices(const HloSharding& sharding, const hlo::Mesh& mesh, MeshAttr globalMesh) {
+  const auto globalAxes = globalMesh.axes();
+  bool same = static_cast<size_t>(mesh.numAxes()) == globalAxes.size();
+  for (size_t i = 0; same && i < globalAxes.size(); ++i) {
+    same = mesh.axisSize(static_cast<int64_t>(i)) == globalAxes[i].size();
+  }
+  if (same && (mesh.hasExplicitDeviceOrder() || !globalMesh.deviceIds().empty())) {
+    SB_ASSIGN_OR_RETURN(auto ids, mesh.deviceAssignment().devices());
+    const auto globalIds = globalMesh.deviceIds();
+    if (globalIds.empty()) {
+      for (size_t i = 0; same && i < ids.size(); ++i) same = ids[i] == static_cast<int64_t>(i);
+    } else {
+      same = std::equal(ids.begin(), ids.end(), globalIds.begin(), globalIds.end());
+    }
+  }
+  if (!same) {
+    return makeError(ErrorCode::kInvalid, "sharding " + sharding.toString() +
+                                              " is on a mesh with other axis sizes or another "
+                                              "device order than the global mesh");
+  }
+  return okStatus();
+}
+
+// Facts §5.4 step 1: a V3 leaf copied by axis index.
+Result<TensorShardingAttr> importNamed(sdy::Context& ctx, const HloSharding& sharding,
+                                       MeshAttr globalMesh, sdy::MeshOrRef meshRef,
+                                       int64_t rank, bool openDims) {
+  const hlo::NamedSharding& named = *sharding.namedSharding();
+  if (named.mesh().numAxes() > 0) SB_TRY(checkSameDevices(sharding, named.mesh(), globalMesh));
+  std::vector<DimensionShardingAttr> dims;
+  if (named.dimShardings().empty()) {
+    // The V3 model drops all-empty dims, so "no dims" says nothing about the
+    // tensor's rank.
+    dims = emptyDims(ctx, rank, !openDims);
+  } else {
+    if (static_cast<int64_t>(named.dimShardings().size()) != rank) {
+      return makeError(ErrorCode::kInvalid,
+                       "sharding " + sharding.toString() + " shards " +
+                           std::to_string(named.dimShardings().size()) +
+                           " dimensions but the tensor has rank " + std::to_string(rank));
+    }
+    for (const hlo::DimSharding& dim : named.dimShardings()) {
+      SB_ASSIGN_OR_RETURN(auto axes, namedAxisRefs(ctx, dim.axes, globalMesh));
+      dims.push_back(DimensionShardingAttr::get(ctx, axes, dim.isClosed || !openDims));
+    }
+  }
+  SB_ASSIGN_OR_RETURN(auto replicated, namedAxisRefs(ctx, named.replicatedAxes(), globalMesh));
+  SB_ASSIGN_OR_RETURN(auto unreduced, namedAxisRefs(ctx, named.unreducedAxes(), globalMesh));
+  SB_ASSIGN_OR_RETURN(sdy::ReductionOp op, reductionOpFromMetadata(sharding.metadata()));
+  return TensorShardingAttr::get(ctx, meshRef, dims, replicated, unreduced, op);
+}
+
+// Facts §5.4 step 4: the global refs each local mesh factor stands for, by
+// walking the global axes major to minor with gcd steps.
+Result<std::vector<std::vector<AxisRefAttr>>> mapLocalMeshOntoGlobal(
+    sdy::Context& ctx, std::span<const int64_t> localMesh, MeshAttr globalMesh,
+    const HloSharding& sharding) {
+  const auto axes = globalMesh.axes();
+  std::vector<std::vector<AxisRefAttr>> result(localMesh.size());
+  size_t axis = 0;
+  int64_t preSize = 1;  // how much of axes[axis] earlier factors consumed
+  for (size_t i = 0; i < localMesh.size(); ++i) {
+    int64_t localLeft = localMesh[i];
+    while (localLeft > 1) {
+      if (axis >= axes.size()) {
+        return makeError(ErrorCode::kInternal,
+                         "ran out of mesh axes importing " + sharding.toString());
+      }
+      const int64_t axisLeft = axes[axis].size() / preSize;
+      if (axisLeft <= 1) {
+        ++axis;
+        preSize = 1;
+        continue;
+      }
+      const int64_t g = std::gcd(localLeft, axisLeft);
+      if (g == 1) {
+        return makeError(ErrorCode::kInvalid,
+                         "cannot import " + sharding.toString() + ": a local mesh factor of " +
+                             std::to_string(localLeft) + " devices shares no factor with the " +
+                             std::to_string(axisLeft) + " devices left of mesh axis \"" +
+                             std::string(axes[axis].name()) + "\"");
+      }
+      if (g == axisLeft && preSize == 1) {
+        result[i].push_back(AxisRefAttr::get(ctx, axes[axis].name()));
+      } else {
+        result[i].push_back(AxisRefAttr::get(ctx, axes[axis].name(), preSize, g));
+      }
+      preSize *= g;
+      localLeft /= g;
+    }
+  }
+  return result;
+}
+
+Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sharding,
+                                       MeshAttr globalMesh, sdy::MeshOrRef meshRef,
+                                       int64_t rank, bool openDims) {
+  const int64_t dataRank = sharding.tiledDataRank();
+  if (dataRank != rank) {
+    return makeError(ErrorCode::kInvalid, "sharding " + sharding.toString() + " tiles " +
+                                              std::to_string(dataRank) +
+                                              " dimensions but the tensor has rank " +
+                                              std::to_string(rank));
+  }
+  for (const sdy::MeshAxisAttr& axis : globalMesh.axes()) {
+    if (axis.size() < 1) {
+      return makeError(ErrorCode::kInvalid, "mesh axis \"" + std::string(axis.name()) +
+                                                "\" has size " + std::to_string(axis.size()));
+    }
+  }
+  SB_ASSIGN_OR_RETURN(TileAssignmentAnalysis analysis,
+                      analyzeTileAssignment(sharding.tileAssignment()));
+  const int64_t devices = sharding.tileAssignment().numElements();
+  const std::optional<int64_t> meshSize = globalMesh.getTotalSize();
+  if (!meshSize || *meshSize != devices) {
+    return makeError(ErrorCode::kInvalid,
+                     "sharding " + sharding.toString() + " uses " + std::to_string(devices) +
+                         " devices but the mesh has " +
+                         (meshSize ? std::to_string(*meshSize) : std::string("too many")));
+  }
+  if (!globalMesh.deviceIds().empty() && !globalMesh.axes().empty()) {
+    return makeError(ErrorCode::kUnsupported,
+                     "cannot import " + sharding.toString() +
+                         " onto a mesh with explicit device_ids: the axes are matched by size "
+                         "only, which assumes the iota device order");
+  }
+  SB_ASSIGN_OR_RETURN(auto localToGlobal,
+                      mapLocalMeshOntoGlobal(ctx, analysis.localMesh, globalMesh, sharding));
+
+  // Per tensor dim, the local factors by place inside the dim (minor first).
+  std::vector<std::vector<std::pair<int64_t, size_t>>> dimFactors(static_cast<size_t>(rank));
+  std::vector<AxisRefAttr> replicated;
+  std::vector<AxisRefAttr> unreduced;
+  const auto& types = sharding.subgroupTypes();
+  for (size_t i = 0; i < analysis.subDims.size(); ++i) {
+    const SubDimInfo& sub = analysis.subDims[i];
+    if (sub.tileDimIndex < dataRank) {
+      dimFactors[static_cast<size_t>(sub.tileDimIndex)].emplace_back(sub.tileSubDimIndex, i);
+      continue;
+    }
+    // A subgroup dim. `last_tile_dim_replicate` keeps replication implicit;
+    // typed subgroups are indexed by their own position after the data dims
+    // (upstream indexes by the factor's place in the dim: facts §5.4 step 6).
+    if (sharding.replicateOnLastTileDim()) continue;
+    const size_t typeIndex = static_cast<size_t>(sub.tileDimIndex - dataRank);
+    if (typeIndex >= types.size()) continue;
+    std::vector<AxisRefAttr>* target = nullptr;
+    if (types[typeIndex] == OpShardingType::kReplicated) target = &replicated;
+    if (types[typeIndex] == OpShardingType::kUnreduced) target = &unreduced;
+    if (target) target->insert(target->end(), localToGlobal[i].begin(), localToGlobal[i].end());
+  }
+
+  std::vector<DimensionShardingAttr> dims;
+  dims.reserve(static_cast<size_t>(rank));
+  for (auto& factors : dimFactors) {
+    std::sort(factors.begin(), factors.end());
+    std::vector<AxisRefAttr> axes;
+    for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
+      const auto& refs = localToGlobal[it->second];
+      axes.insert(axes.end(), refs.begin(), refs.end());
+    }
+    dims.push_back(DimensionShardingAttr::get(ctx, axes, !openDims));
+  }
+  replicated = canonicalAxisList(ctx, std::move(replicated), globalMesh);
+  unreduced = canonicalAxisList(ctx, std::move(unreduced), globalMesh);
+  sdy::ReductionOp op = sdy::ReductionOp::kSum;
+  if (!unreduced.empty()) {
+    SB_ASSIGN_OR_RETURN(op, reductionOpFromMetadata(sharding.metadata()));
+  }
+  return TensorShardingAttr::get(ctx, meshRef, dims, replicated, unreduced, op);
+}
+
+}  // namespace
+
+Result<sdy::ReductionOp> reductionOpFromMetadata(const std::vector<hlo::OpMetadata>& metadata) {
+  for (const hlo::OpMetadata& md : metadata) {
+    if (md.opType != "sdy::reduction_op") continue;
+    if (md.opName == "SUM") return sdy::ReductionOp::kSum;
+    if (md.opName == "MAX") return sdy::ReductionOp::kMax;
+    if (md.opName == "MIN") return sdy::ReductionOp::kMin;
+    return makeError(ErrorCode::kInvalid, "unknown reduction op \"" + hlo::cEscape(md.opName) +
+                                              "\" in sdy::reduction_op metadata");
+  }
+  return sdy::ReductionOp::kSum;
+}
+
+Result<TensorShardingAttr> convertToSdySharding(
+    sdy::Context& ctx, const HloSharding& sharding, MeshAttr globalMesh, sdy::MeshOrRef meshRef,
+    const std::map<int64_t, std::string>& singleDeviceMeshNames, int64_t rank, bool openDims) {
+  if (sharding.isTuple()) {
+    return makeError(ErrorCode::kInvalid,
+                     "a tuple sharding has one sharding per value; import its leaves with "
+                     "convertToSdyShardingPerValue");
+  }
+  if (rank < 0) {
+    return makeError(ErrorCode::kInvalid, "tensor rank must be >= 0, got " + std::to_string(rank));
+  }
+  if (globalMesh.isNull()) return makeError(ErrorCode::kInvalid, "no global mesh given");
+  // Checked before the V3 branch so that a V3 maximal mesh is a single
+  // device too (upstream would give it `<@mesh, []>`).
+  if (sharding.isSingleDevice()) {
+    const std::optional<int64_t> device = sharding.uniqueDevice();
+    auto it = device ? singleDeviceMeshNames.find(*device) : singleDeviceMeshNames.end();
+    if (it == singleDeviceMeshNames.end()) {
+      return makeError(ErrorCode::kNotFound,
+                       "no single-device mesh for " + sharding.toString());
+    }
+    return TensorShardingAttr::getFullyClosed(ctx, sdy::MeshOrRef::ref(ctx, it->second), 0);
+  }
+  if (sharding.isNamed()) return importNamed(ctx, sharding, globalMesh, meshRef, rank, openDims);
+  switch (sharding.kind()) {
+    case HloSharding::Kind::kReplicated:
+    case HloSharding::Kind::kManual:
+    case HloSharding::Kind::kUnknown: {
+      SB_ASSIGN_OR_RETURN(sdy::ReductionOp op, reductionOpFromMetadata(sharding.metadata()));
+      const bool closed = !openDims && sharding.kind() != HloSharding::Kind::kUnknown;
+      return TensorShardingAttr::get(ctx, meshRef, emptyDims(ctx, rank, closed), {}, {}, op);
+    }
+    case HloSharding::Kind::kUnreduced: {
+      std::vector<AxisRefAttr> unreduced;
+      for (const sdy::MeshAxisAttr& axis : globalMesh.axes()) {
+        if (axis.size() > 1) unreduced.push_back(AxisRefAttr::get(ctx, axis.name()));
+      }
+      sdy::ReductionOp op = sdy::ReductionOp::kSum;
+      if (!unreduced.empty()) {
+        SB_ASSIGN_OR_RETURN(op, reductionOpFromMetadata(sharding.metadata()));
+      }
+      return TensorShardingAttr::get(ctx, meshRef, emptyDims(ctx, rank, !openDims), {},
+                                     unreduced, op);
+    }
+    case HloSharding::Kind::kTiled:
+      return importTiled(ctx, sharding, globalMesh, meshRef, rank, openDims);
+    default:
+      break;
+  }
+  return makeError(ErrorCode::kInternal, "unexpected sharding kind in " + sharding.toString());
+}
+
+Result<sdy::TensorShardingPerValueAttr> convertToSdyShardingPerValue(
+    sdy::Context& ctx, const HloSharding& sharding, MeshAttr globalMesh, sdy::MeshOrRef meshRef,
+    const std::map<int64_t, std::string>& singleDeviceMeshNames, std::span<const int64_t> ranks,
+    bool openDims) {
+  std::vector<HloSharding> single;
+  const std::vector<HloSharding>* leaves = &sharding.tupleElements();
+  if (!sharding.isTuple()) {
+    single.push_back(sharding);
+    leaves = &single;
+  }
+  if (leaves->size() != ranks.size()) {
+    return makeError(ErrorCode::kInvalid, "sharding has " + std::to_string(leaves->size()) +
+                                              " leaves but " + std::to_string(ranks.size()) +
+                                              " ranks were given");
+  }
+  std::vector<TensorShardingAttr> out;
+  out.reserve(leaves->size());
+  for (size_t i = 0; i < leaves->size(); ++i) {
+    auto leaf = convertToSdySharding(ctx, (*leaves)[i], globalMesh, meshRef,
+                                     singleDeviceMeshNames, ranks[i], openDims);
+    if (!leaf.has_value()) {
+      Error e = std::move(leaf).error();
+      e.message = "value " + std::to_string(i) + ": " + e.message;
+      return e;
+    }
+    out.push_back(*leaf);
+  }
+  return sdy::TensorShardingPerValueAttr::get(ctx, out);
+}
+
+}  // namespace shardbridge::convert

@@ -1,0 +1,99 @@
+#include "mesh_args.h"
+
+#include <cstdio>
+#include <string_view>
+
+#include "cli_util.h"
+#include "shardbridge/sdy/text.h"
+#include "shardbridge/sdy/verifier.h"
+
+namespace shardbridge::tools {
+namespace {
+
+// The characters of an MLIR bare identifier (and `-`, which mesh names in
+// the wild use), so that `NAME=` is told apart from a mesh text with `=`.
+bool isIdentifier(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '$' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int usageError(const std::string& command, const std::string& message) {
+  std::fprintf(stderr, "shardbridge %s: error: %s\n", command.c_str(), message.c_str());
+  return 2;
+}
+
+std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& value) {
+  sdy::SourceMap locations;
+  std::string_view body = value;
+  size_t base = 0;
+  NamedMesh result{"mesh", false, {}};
+
+  size_t first = value.find_first_not_of(" \t\n\r");
+  if (first != std::string::npos && value.compare(first, 8, "sdy.mesh") == 0) {
+    auto symbol = sdy::parseMeshSymbol(ctx, value, &locations);
+    if (!symbol) {
+      reportError(symbol.error(), value, "--mesh");
+      return std::nullopt;
+    }
+    result = NamedMesh{symbol->name, true, symbol->mesh};
+  } else {
+    size_t eq = value.find('=');
+    if (eq != std::string::npos) {
+      std::string_view name = std::string_view(value).substr(0, eq);
+      while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+      if (!name.empty() && name.front() == '@') name.remove_prefix(1);
+      if (isIdentifier(name)) {
+        result.name = std::string(name);
+        result.named = true;
+        base = eq + 1;
+        body = std::string_view(value).substr(base);
+      }
+    }
+    auto mesh = sdy::parseMesh(ctx, body, &locations);
+    if (!mesh) {
+      reportError(mesh.error().shifted(base), value, "--mesh");
+      return std::nullopt;
+    }
+    result.mesh = *mesh;
+  }
+  Status verified = sdy::verifyMesh(result.mesh, &locations);
+  if (!verified) {
+    reportError(verified.error().shifted(base), value, "--mesh");
+    return std::nullopt;
+  }
+  return result;
+}
+
+int parseMeshOptions(sdy::Context& ctx, const std::vector<std::string>& values,
+                     const std::string& command, std::vector<NamedMesh>& meshes) {
+  for (const std::string& value : values) {
+    auto mesh = parseMeshOption(ctx, value);
+    if (!mesh) return 1;
+    for (const NamedMesh& other : meshes) {
+      if (other.name == mesh->name) {
+        return usageError(command, "two --mesh options named '" + other.name + "'");
+      }
+    }
+    meshes.push_back(*mesh);
+  }
+  return 0;
+}
+
+sdy::MeshLookup makeMeshLookup(const std::vector<NamedMesh>& meshes) {
+  return [&meshes](std::string_view name) -> sdy::MeshAttr {
+    for (const NamedMesh& m : meshes) {
+      if (m.name == name) return m.mesh;
+    }
+    if (meshes.size() == 1 && !meshes[0].named) return meshes[0].mesh;
+    return sdy::MeshAttr();
+  };
+}
+
+}  // namespace shardbridge::tools

@@ -1,0 +1,46 @@
+// The `--mesh [NAME=]MESH` option shared by `sdy` and `export`: parsing and
+// verifying each value, and resolving the sharding's `@name` references.
+//
+//   std::vector<NamedMesh> meshes;
+//   parseMeshOptions(ctx, {"m=<[\"x\"=2]>"}, "export", meshes)  -> 0
+//   makeMeshLookup(meshes)("m")  -> the mesh <["x"=2]>
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shardbridge/sdy/attrs.h"
+
+namespace shardbridge::tools {
+
+// The mesh of one --mesh option.
+struct NamedMesh {
+  std::string name;  // "mesh" when the option gave none
+  bool named = false;
+  sdy::MeshAttr mesh;
+};
+
+// Parses and verifies one --mesh value: `NAME=<[...]>`, `NAME=#sdy.mesh<...>`,
+// `<[...]>`, `#sdy.mesh<...>` or `sdy.mesh @NAME = <...>`. On an error,
+// renders it on stderr against the option's text under the name `--mesh`
+// and returns nullopt (an input error, exit 1).
+std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& value);
+
+// Parses every --mesh value in order into `meshes`. Returns 0, or the
+// process exit code of the failure, already reported on stderr: 1 for a
+// mesh that does not parse or verify, 2 for two options of the same name
+// (`shardbridge COMMAND: error: two --mesh options named 'NAME'`).
+int parseMeshOptions(sdy::Context& ctx, const std::vector<std::string>& values,
+                     const std::string& command, std::vector<NamedMesh>& meshes);
+
+// `@name` resolves to the --mesh of that name; a lone unnamed --mesh stands
+// for whatever name the sharding uses; anything else is the null mesh. The
+// lookup refers to `meshes`, which must outlive it.
+sdy::MeshLookup makeMeshLookup(const std::vector<NamedMesh>& meshes);
+
+// Prints `shardbridge COMMAND: error: MESSAGE` on stderr and returns 2, the
+// exit code of a usage error.
+int usageError(const std::string& command, const std::string& message);
+
+}  // namespace shardbridge::tools
