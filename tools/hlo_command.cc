@@ -13,6 +13,8 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "mesh_args.h"
+#include "sharding_args.h"
 #include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/hlo/shape.h"
 #include "shardbridge/hlo/text.h"
@@ -36,11 +38,6 @@ struct HloOptions {
   std::string input;
 };
 
-int usageError(const char* command, const std::string& message) {
-  std::fprintf(stderr, "shardbridge %s: error: %s\n", command, message.c_str());
-  return 2;
-}
-
 void writeOut(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 std::optional<ShardingFormat> formatFromName(const std::string& name) {
@@ -51,25 +48,6 @@ std::optional<ShardingFormat> formatFromName(const std::string& name) {
   return std::nullopt;
 }
 
-// Reads one INPUT argument (text, `-`, `@path`) and parses it; on failure
-// reports the error and returns nullopt.
-std::optional<HloSharding> readShardingArg(const std::string& arg,
-                                           std::optional<ShardingFormat> format) {
-  auto input = readInput(arg);
-  if (!input) {
-    reportError(input.error(), arg, "<input>");
-    return std::nullopt;
-  }
-  auto read = proto::readSharding(input->text, format);
-  if (!read) {
-    // Byte offsets into binary data mean nothing on a terminal.
-    Error error = read.error();
-    if (format == ShardingFormat::kProtoBinary) error.offset = Error::kNoOffset;
-    reportError(error, *input);
-    return std::nullopt;
-  }
-  return std::move(read->sharding);
-}
 
 // `--to v3`: XLA's ToNamedSharding, printed (V2 leaves converted; a V3
 // leaf as it is). Errors for shardings with no V3 form ({manual}, ...).

@@ -1,12 +1,146 @@
-// `shardbridge import`: placeholder until issue 4's CLI lands.
+// `shardbridge import`: HloShardings (HLO text, OpSharding text/binary/JSON)
+// as sdy shardings, onto a given mesh or onto the mesh inferred from all the
+// inputs together, as XLA's ImportShardingsPass does for a module.
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "cli_util.h"
 #include "commands.h"
+#include "mesh_args.h"
+#include "sharding_args.h"
+#include "shardbridge/convert/import.h"
+#include "shardbridge/convert/mesh_inference.h"
+#include "shardbridge/hlo/named_sharding.h"
+#include "shardbridge/sdy/text.h"
 
 namespace shardbridge::tools {
+namespace {
+
+struct ImportOptions {
+  std::vector<std::string> meshes;  // at most one
+  bool openDims = false;
+  std::optional<int64_t> rank;
+  std::vector<std::string> inputs;
+};
+
+// The rank a leaf is imported with when --rank is not given: the data rank
+// of a tiled leaf, the dim count of a V3 leaf, else 0.
+int64_t ownRank(const hlo::HloSharding& leaf) {
+  if (leaf.kind() == hlo::HloSharding::Kind::kTiled) return leaf.tiledDataRank();
+  if (leaf.isNamed()) return static_cast<int64_t>(leaf.namedSharding()->dimShardings().size());
+  return 0;
+}
+
+std::vector<const hlo::HloSharding*> leavesOf(const hlo::HloSharding& s) {
+  std::vector<const hlo::HloSharding*> leaves;
+  if (s.isTuple()) {
+    for (const hlo::HloSharding& e : s.tupleElements()) leaves.push_back(&e);
+  } else {
+    leaves.push_back(&s);
+  }
+  return leaves;
+}
+
+int runImport(const ImportOptions& options) {
+  sdy::Context ctx;
+  std::vector<NamedMesh> meshes;
+  if (int rc = parseMeshOptions(ctx, options.meshes, "import", meshes)) return rc;
+  if (meshes.size() > 1) return usageError("import", "at most one --mesh may be given");
+
+  std::vector<hlo::HloSharding> shardings;
+  for (const std::string& arg : options.inputs) {
+    std::optional<hlo::HloSharding> s = readShardingArg(arg, std::nullopt);
+    if (!s) return 1;
+    shardings.push_back(std::move(*s));
+  }
+
+  std::string out;
+  sdy::MeshAttr mesh;
+  std::string meshName = "mesh";
+  std::map<int64_t, std::string> singleDevice;
+  if (!meshes.empty()) {
+    mesh = meshes[0].mesh;
+    meshName = meshes[0].name;
+    // Single devices still refer to `@single_device_<id>`, the names the
+    // module import would create; with --mesh those meshes are not printed.
+    for (const hlo::HloSharding& s : shardings)
+      for (const hlo::HloSharding* leaf : leavesOf(s))
+        if (auto d = leaf->uniqueDevice(); d && leaf->isSingleDevice())
+          singleDevice[*d] = "single_device_" + std::to_string(*d);
+  } else {
+    auto inferred = convert::inferModuleMesh(ctx, shardings);
+    if (!inferred) return reportError(inferred.error(), "", "<input>");
+    mesh = inferred->mesh;
+    out += sdy::printMeshSymbol(sdy::MeshSymbol{meshName, mesh}) + "\n";
+    for (const auto& [id, name] : inferred->singleDevice) {
+      int64_t ids[] = {id};
+      out += sdy::printMeshSymbol(sdy::MeshSymbol{name, sdy::MeshAttr::get(ctx, {}, ids)}) + "\n";
+      singleDevice[id] = name;
+    }
+  }
+  sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, meshName);
+
+  for (size_t i = 0; i < shardings.size(); ++i) {
+    const hlo::HloSharding& s = shardings[i];
+    Error error;
+    if (s.isTuple()) {
+      std::vector<int64_t> ranks;
+      for (const hlo::HloSharding* leaf : leavesOf(s)) ranks.push_back(options.rank.value_or(ownRank(*leaf)));
+      auto imported = convert::convertToSdyShardingPerValue(ctx, s, mesh, ref, singleDevice, ranks,
+                                                            options.openDims);
+      if (imported) {
+        out += sdy::printTensorShardingPerValue(*imported) + "\n";
+        continue;
+      }
+      error = imported.error();
+    } else {
+      auto imported = convert::convertToSdySharding(ctx, s, mesh, ref, singleDevice,
+                                                    options.rank.value_or(ownRank(s)),
+                                                    options.openDims);
+      if (imported) {
+        out += sdy::printTensorSharding(*imported) + "\n";
+        continue;
+      }
+      error = imported.error();
+    }
+    error.message = "input " + std::to_string(i + 1) + " (" + s.toString() + "): " + error.message;
+    error.offset = Error::kNoOffset;
+    return reportError(error, "", "<input>");
+  }
+  // Written only when every input imported.
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace
 
 void registerImportCommand(CLI::App& app, Runner& run) {
-  auto* cmd = app.add_subcommand("import", "Import HloShardings as sdy shardings, inferring the mesh");
-  cmd->callback([&run] { run = [] { return 2; }; });
+  auto options = std::make_shared<ImportOptions>();
+  auto* cmd = app.add_subcommand(
+      "import", "Import HloShardings as sdy shardings, onto --mesh or an inferred mesh");
+  cmd->add_option("--mesh", options->meshes,
+                  "The mesh to import onto: NAME=<[...]>, <[...]>, #sdy.mesh<...> or "
+                  "`sdy.mesh @NAME = <...>` (default: infer one from all inputs)");
+  cmd->add_flag("--open-dims", options->openDims, "Make every dimension open (`?`)");
+  auto* rank = cmd->add_option_function<int64_t>(
+      "--rank", [options](int64_t r) { options->rank = r; },
+      "Tensor rank of every input (default: a tiled input's data rank, else 0)");
+  rank->check(CLI::NonNegativeNumber);
+  cmd->add_option("HLO", options->inputs,
+                  "HloShardings: HLO text, text/binary/JSON OpSharding, `-` or @FILE")
+      ->required();
+  cmd->footer(
+      "Without --mesh, prints the inferred `sdy.mesh @mesh = <...>` line (`<[]>` when\n"
+      "nothing is tiled), then one `sdy.mesh @single_device_<id>` line per device of a\n"
+      "maximal sharding (ascending), then one sharding line per input, in order.\n"
+      "With --mesh, only the sharding lines. A tuple input prints one\n"
+      "#sdy.sharding_per_value<[...]> line. Meshes with explicit device_ids and\n"
+      "tile assignments in arbitrary device orders are not supported yet.");
+  cmd->callback([&run, options] { run = [options] { return runImport(*options); }; });
 }
 
 }  // namespace shardbridge::tools
