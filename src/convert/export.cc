@@ -121,20 +121,23 @@ class PieceTable {
     if (!axis) return makeError(ErrorCode::kInternal, "unverified axis ref: " + ref.toString());
     int64_t pre = ref.isSubAxis() ? ref.subAxisInfo().preSize() : 1;
     int64_t size = ref.isSubAxis() ? ref.subAxisInfo().size() : mesh.axes()[*axis].size();
-    return claim(*axis, pre, size, ref.toString(), nextPosition);
+    if (auto claimed = claim(*axis, pre, size, nextPosition)) return *claimed;
+    // The message is built only on this (unreachable after verification) path.
+    return makeError(ErrorCode::kInternal, "axis ref overlaps another: " + ref.toString());
   }
 
   // The same for the full axis at index `axis` of `mesh`.
   Result<int64_t> claimFullAxis(MeshAttr mesh, size_t axis, int64_t& nextPosition) {
-    return claim(axis, 1, mesh.axes()[axis].size(), quoted(mesh.axes()[axis].name()),
-                 nextPosition);
+    if (auto claimed = claim(axis, 1, mesh.axes()[axis].size(), nextPosition)) return *claimed;
+    return makeError(ErrorCode::kInternal,
+                     "axis ref overlaps another: " + quoted(mesh.axes()[axis].name()));
   }
 
   std::vector<AxisPiece>& pieces() { return pieces_; }
 
  private:
-  Result<int64_t> claim(size_t axis, int64_t pre, int64_t size, const std::string& text,
-                        int64_t& nextPosition) {
+  // The piece's size, or nullopt when no unclaimed piece matches.
+  std::optional<int64_t> claim(size_t axis, int64_t pre, int64_t size, int64_t& nextPosition) {
     for (size_t i = firstPiece_[axis]; i < firstPiece_[axis + 1]; ++i) {
       AxisPiece& piece = pieces_[i];
       if (piece.preSize != pre) continue;
@@ -142,7 +145,7 @@ class PieceTable {
       piece.position = nextPosition++;
       return size;
     }
-    return makeError(ErrorCode::kInternal, "axis ref overlaps another: " + text);
+    return std::nullopt;
   }
 
   std::vector<AxisPiece> pieces_;
