@@ -20,6 +20,10 @@
 namespace shardbridge::tools {
 namespace {
 
+// Beyond upstream (issue 4 item 4): device orders that upstream aborts on
+// are imported onto a mesh with device_ids, or onto --mesh's device order.
+constexpr convert::AnyOrderOptions kAnyOrder{true};
+
 struct ImportOptions {
   std::vector<std::string> meshes;  // at most one
   bool openDims = false;
@@ -72,7 +76,7 @@ int runImport(const ImportOptions& options) {
         if (auto d = leaf->uniqueDevice(); d && leaf->isSingleDevice())
           singleDevice[*d] = "single_device_" + std::to_string(*d);
   } else {
-    auto inferred = convert::inferModuleMesh(ctx, shardings);
+    auto inferred = convert::inferModuleMesh(ctx, shardings, kAnyOrder);
     if (!inferred) return reportError(inferred.error(), "", "<input>");
     mesh = inferred->mesh;
     out += sdy::printMeshSymbol(sdy::MeshSymbol{meshName, mesh}) + "\n";
@@ -91,7 +95,7 @@ int runImport(const ImportOptions& options) {
       std::vector<int64_t> ranks;
       for (const hlo::HloSharding* leaf : leavesOf(s)) ranks.push_back(options.rank.value_or(ownRank(*leaf)));
       auto imported = convert::convertToSdyShardingPerValue(ctx, s, mesh, ref, singleDevice, ranks,
-                                                            options.openDims);
+                                                            options.openDims, kAnyOrder);
       if (imported) {
         out += sdy::printTensorShardingPerValue(*imported) + "\n";
         continue;
@@ -100,7 +104,7 @@ int runImport(const ImportOptions& options) {
     } else {
       auto imported = convert::convertToSdySharding(ctx, s, mesh, ref, singleDevice,
                                                     options.rank.value_or(ownRank(s)),
-                                                    options.openDims);
+                                                    options.openDims, kAnyOrder);
       if (imported) {
         out += sdy::printTensorSharding(*imported) + "\n";
         continue;

@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "shardbridge/base/checked_math.h"
+#include "shardbridge/convert/any_order.h"
 #include "shardbridge/convert/factorization.h"
 #include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/sdy/axis_algebra.h"
+#include "shardbridge/sdy/text.h"
 
 namespace shardbridge::convert {
 namespace {
@@ -162,9 +164,36 @@ Result<std::vector<std::vector<AxisRefAttr>>> mapLocalMeshOntoGlobal(
   return result;
 }
 
+// The analysis of `sharding`'s devices read as mesh-linear indices of
+// `globalMesh` (any_order.h): the sharding's own analysis when that is an
+// iota on an iota mesh, so upstream's results and errors stay as they are.
+// Anything the mesh cannot express is reported against the mesh.
+Result<TileAssignmentAnalysis> analyzeInMeshOrder(const HloSharding& sharding,
+                                                  MeshAttr globalMesh) {
+  const hlo::TileAssignment& tiles = sharding.tileAssignment();
+  const int64_t devices = tiles.numElements();
+  const std::optional<int64_t> meshSize = globalMesh.getTotalSize();
+  // Left to the caller's device-count check, which has upstream's wording.
+  if (!meshSize || *meshSize != devices) return analyzeTileAssignment(tiles);
+  if (tiles.isIota() && globalMesh.deviceIds().empty()) return analyzeTileAssignment(tiles);
+  auto expressError = [&](const std::string& reason) {
+    return makeError(ErrorCode::kUnsupported, "sharding " + sharding.toString() +
+                                                  " cannot be expressed on mesh " +
+                                                  sdy::printMesh(globalMesh) + ": " + reason);
+  };
+  auto linear = meshLinearTileAssignment(tiles, globalMesh);
+  if (!linear.has_value()) return expressError(linear.error().message);
+  auto analysis = analyzeTileAssignment(*linear);
+  if (!analysis.has_value()) {
+    return expressError("in mesh order, " + analysis.error().message);
+  }
+  return analysis;
+}
+
 Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sharding,
                                        MeshAttr globalMesh, sdy::MeshOrRef meshRef,
-                                       int64_t rank, bool openDims) {
+                                       int64_t rank, bool openDims,
+                                       const AnyOrderOptions& anyOrder) {
   const int64_t dataRank = sharding.tiledDataRank();
   if (dataRank != rank) {
     return makeError(ErrorCode::kInvalid, "sharding " + sharding.toString() + " tiles " +
@@ -178,8 +207,12 @@ Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sha
                                                 "\" has size " + std::to_string(axis.size()));
     }
   }
-  SB_ASSIGN_OR_RETURN(TileAssignmentAnalysis analysis,
-                      analyzeTileAssignment(sharding.tileAssignment()));
+  TileAssignmentAnalysis analysis;
+  if (anyOrder.enabled) {
+    SB_ASSIGN_OR_RETURN(analysis, analyzeInMeshOrder(sharding, globalMesh));
+  } else {
+    SB_ASSIGN_OR_RETURN(analysis, analyzeTileAssignment(sharding.tileAssignment()));
+  }
   const int64_t devices = sharding.tileAssignment().numElements();
   const std::optional<int64_t> meshSize = globalMesh.getTotalSize();
   if (!meshSize || *meshSize != devices) {
@@ -188,7 +221,7 @@ Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sha
                          " devices but the mesh has " +
                          (meshSize ? std::to_string(*meshSize) : std::string("too many")));
   }
-  if (!globalMesh.deviceIds().empty() && !globalMesh.axes().empty()) {
+  if (!anyOrder.enabled && !globalMesh.deviceIds().empty() && !globalMesh.axes().empty()) {
     return makeError(ErrorCode::kUnsupported,
                      "cannot import " + sharding.toString() +
                          " onto a mesh with explicit device_ids: the axes are matched by size "
@@ -256,7 +289,8 @@ Result<sdy::ReductionOp> reductionOpFromMetadata(const std::vector<hlo::OpMetada
 
 Result<TensorShardingAttr> convertToSdySharding(
     sdy::Context& ctx, const HloSharding& sharding, MeshAttr globalMesh, sdy::MeshOrRef meshRef,
-    const std::map<int64_t, std::string>& singleDeviceMeshNames, int64_t rank, bool openDims) {
+    const std::map<int64_t, std::string>& singleDeviceMeshNames, int64_t rank, bool openDims,
+    const AnyOrderOptions& anyOrder) {
   if (sharding.isTuple()) {
     return makeError(ErrorCode::kInvalid,
                      "a tuple sharding has one sharding per value; import its leaves with "
@@ -299,7 +333,7 @@ Result<TensorShardingAttr> convertToSdySharding(
                                      unreduced, op);
     }
     case HloSharding::Kind::kTiled:
-      return importTiled(ctx, sharding, globalMesh, meshRef, rank, openDims);
+      return importTiled(ctx, sharding, globalMesh, meshRef, rank, openDims, anyOrder);
     default:
       break;
   }
@@ -309,7 +343,7 @@ Result<TensorShardingAttr> convertToSdySharding(
 Result<sdy::TensorShardingPerValueAttr> convertToSdyShardingPerValue(
     sdy::Context& ctx, const HloSharding& sharding, MeshAttr globalMesh, sdy::MeshOrRef meshRef,
     const std::map<int64_t, std::string>& singleDeviceMeshNames, std::span<const int64_t> ranks,
-    bool openDims) {
+    bool openDims, const AnyOrderOptions& anyOrder) {
   std::vector<HloSharding> single;
   const std::vector<HloSharding>* leaves = &sharding.tupleElements();
   if (!sharding.isTuple()) {
@@ -325,7 +359,7 @@ Result<sdy::TensorShardingPerValueAttr> convertToSdyShardingPerValue(
   out.reserve(leaves->size());
   for (size_t i = 0; i < leaves->size(); ++i) {
     auto leaf = convertToSdySharding(ctx, (*leaves)[i], globalMesh, meshRef,
-                                     singleDeviceMeshNames, ranks[i], openDims);
+                                     singleDeviceMeshNames, ranks[i], openDims, anyOrder);
     if (!leaf.has_value()) {
       Error e = std::move(leaf).error();
       e.message = "value " + std::to_string(i) + ": " + e.message;

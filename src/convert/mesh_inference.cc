@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -46,7 +47,8 @@ Result<sdy::MeshAttr> meshFromNamed(sdy::Context& ctx, const hlo::Mesh& mesh) {
 }  // namespace
 
 Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
-                                       std::span<const hlo::HloSharding> shardings) {
+                                       std::span<const hlo::HloSharding> shardings,
+                                       const AnyOrderOptions& anyOrder) {
   std::vector<const HloSharding*> leaves;
   for (const HloSharding& sharding : shardings) {
     if (sharding.isTuple()) {
@@ -60,6 +62,9 @@ Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
   const hlo::NamedSharding* firstNamed = nullptr;
   std::vector<Contribution> contributions;
   std::vector<int64_t> axes;
+  std::vector<const HloSharding*> tiledLeaves;
+  std::optional<Error> upstreamError;
+  bool countsDiffer = false;
   for (const HloSharding* leaf : leaves) {
     if (leaf->isSingleDevice()) {
       if (auto device = leaf->uniqueDevice()) singleDevices.insert(*device);
@@ -72,8 +77,15 @@ Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
       continue;
     }
     if (leaf->kind() != HloSharding::Kind::kTiled) continue;
-    SB_ASSIGN_OR_RETURN(TileAssignmentAnalysis analysis,
-                        analyzeTileAssignment(leaf->tileAssignment()));
+    tiledLeaves.push_back(leaf);
+    // After the first failure only the V3 and single-device scan goes on.
+    if (upstreamError) continue;
+    auto analyzed = analyzeTileAssignment(leaf->tileAssignment());
+    if (!analyzed.has_value()) {
+      upstreamError = std::move(analyzed).error();
+      continue;
+    }
+    TileAssignmentAnalysis analysis = std::move(analyzed).value();
     // A one-device tile assignment has nothing to factor.
     if (analysis.localMesh.empty()) continue;
     if (contributions.empty()) {
@@ -91,19 +103,37 @@ Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
             break;
           }
         }
-        return makeError(ErrorCode::kUnsupported,
-                         "no common mesh for shardings " + other->sharding->toString() + " and " +
-                             leaf->toString() + ": local meshes " +
-                             joinSizes(other->localMesh) + " and " +
-                             joinSizes(analysis.localMesh) + " have no common factorisation");
+        countsDiffer = other->sharding->tileAssignment().numElements() !=
+                       leaf->tileAssignment().numElements();
+        upstreamError = makeError(
+            ErrorCode::kUnsupported,
+            "no common mesh for shardings " + other->sharding->toString() + " and " +
+                leaf->toString() + ": local meshes " + joinSizes(other->localMesh) + " and " +
+                joinSizes(analysis.localMesh) + " have no common factorisation");
+        continue;
       }
       axes = std::move(common);
     }
     contributions.push_back(Contribution{leaf, std::move(analysis.localMesh)});
   }
 
+  // Upstream aborts on all of these. Beyond upstream, a search over device
+  // orders may still find one mesh; a V3 mesh is never second-guessed, and
+  // leaves over different device counts fit no mesh at all.
+  std::optional<sdy::MeshAttr> anyOrderMesh;
+  if (upstreamError) {
+    if (!anyOrder.enabled || firstNamed || countsDiffer) return *std::move(upstreamError);
+    std::vector<const HloSharding*> searched;
+    for (const HloSharding* leaf : tiledLeaves) {
+      if (leaf->tileAssignment().numElements() > 1) searched.push_back(leaf);
+    }
+    SB_ASSIGN_OR_RETURN(anyOrderMesh, inferAnyOrderMesh(ctx, searched));
+  }
+
   InferredMeshes result;
-  if (firstNamed) {
+  if (anyOrderMesh) {
+    result.mesh = *anyOrderMesh;
+  } else if (firstNamed) {
     SB_ASSIGN_OR_RETURN(result.mesh, meshFromNamed(ctx, firstNamed->mesh()));
   } else {
     std::vector<sdy::MeshAxisAttr> meshAxes;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "shardbridge/base/result.h"
+#include "shardbridge/convert/any_order.h"
 #include "shardbridge/hlo/hlo_sharding.h"
 #include "shardbridge/hlo/op_metadata.h"
 #include "shardbridge/sdy/attrs.h"
@@ -97,10 +98,25 @@ Result<sdy::ReductionOp> reductionOpFromMetadata(const std::vector<hlo::OpMetada
 //   kUnsupported tile assignments analyzeTileAssignment rejects; a tiled V2
 //                sharding on a global mesh with explicit device_ids (the
 //                mapping by sizes would be wrong there).
+//
+// With `anyOrder.enabled` (beyond upstream, any_order.h), a tiled sharding
+// is read in the global mesh's device order: its devices become mesh-linear
+// indices (device device_ids[i] -> i), which must form an iota with a
+// factorisation; that iota is then mapped as above. So explicit lists and
+// meshes with device_ids are imported, and the export of the result on the
+// same mesh equals the input:
+//   mesh <["x"=2, "y"=2]>, {devices=[2,2]0,2,1,3}   -> <@mesh, [{"y"}, {"x"}]>
+//   mesh <["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>,
+//     {devices=[2,2]<=[4]}                          -> <@mesh, [{"y"}, {"x"}]>
+// Where the mesh cannot express the sharding (kUnsupported; an iota on an
+// iota mesh keeps the error above):
+//   `sharding {devices=[2,2]0,1,3,2} cannot be expressed on mesh
+//   #sdy.mesh<["x"=2, "y"=2]>: its devices in mesh order,
+//   devices=[2,2]0,1,3,2, are not an iota`.
 Result<sdy::TensorShardingAttr> convertToSdySharding(
     sdy::Context& ctx, const hlo::HloSharding& sharding, sdy::MeshAttr globalMesh,
     sdy::MeshOrRef meshRef, const std::map<int64_t, std::string>& singleDeviceMeshNames,
-    int64_t rank, bool openDims);
+    int64_t rank, bool openDims, const AnyOrderOptions& anyOrder = {});
 
 // The sharding of every value of an op: leaf i of `sharding` (a tuple's
 // elements, or `sharding` itself when it is a leaf) imported with rank
@@ -112,6 +128,6 @@ Result<sdy::TensorShardingAttr> convertToSdySharding(
 Result<sdy::TensorShardingPerValueAttr> convertToSdyShardingPerValue(
     sdy::Context& ctx, const hlo::HloSharding& sharding, sdy::MeshAttr globalMesh,
     sdy::MeshOrRef meshRef, const std::map<int64_t, std::string>& singleDeviceMeshNames,
-    std::span<const int64_t> ranks, bool openDims);
+    std::span<const int64_t> ranks, bool openDims, const AnyOrderOptions& anyOrder = {});
 
 }  // namespace shardbridge::convert

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "shardbridge/base/result.h"
+#include "shardbridge/convert/any_order.h"
 #include "shardbridge/hlo/hlo_sharding.h"
 #include "shardbridge/sdy/attrs.h"
 
@@ -55,7 +56,18 @@ struct InferredMeshes {
 //                without a factorisation);
 //   and the tile-assignment layer's error when a V3 mesh's device order is
 //   too large to list.
+//
+// With `anyOrder.enabled` (beyond upstream), when there is no V3 mesh and
+// the upstream fold fails (a non-iota explicit list, an iota without a
+// factorisation, no common factorisation), the mesh comes from
+// inferAnyOrderMesh over the tiled leaves instead (its errors replace the
+// ones above, except for leaves over different device counts):
+//   {devices=[2,3]<=[2,3]T(1,0)}
+//     -> <["_axis_0"=2, "_axis_1"=3], device_ids=[0, 3, 1, 4, 2, 5]>
+//   {devices=[2,3]<=[6]}, {devices=[3,2]<=[6]}  -> <["_axis_0"=6]>
+// Import each leaf onto it with the same option (import.h).
 Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
-                                       std::span<const hlo::HloSharding> shardings);
+                                       std::span<const hlo::HloSharding> shardings,
+                                       const AnyOrderOptions& anyOrder = {});
 
 }  // namespace shardbridge::convert

@@ -344,3 +344,19 @@
 // ARGS: --v3 --mesh "<[\"a'b\"=2]>"
 // expected-error {{Mesh axis name cannot contain a single quote: a'b}}
 #sdy.sharding<@mesh, [{"a'b"}]>
+
+// -----
+// Issue 4 item 4: the meshes `shardbridge import` infers for
+// {devices=[2,3]<=[2,3]T(1,0)} and {devices=[4,2]0,1,2,3,6,7,4,5} export
+// their shardings back to the inputs (the first as its explicit list, equal
+// to the iota under XLA equality).
+// CMD: export
+// ARGS: --mesh '<["_axis_0"=2, "_axis_1"=3], device_ids=[0, 3, 1, 4, 2, 5]>'
+// CHECK: {devices=[2,3]0,3,1,4,2,5}
+#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>
+
+// -----
+// CMD: export
+// ARGS: --mesh '<["_axis_0"=4, "_axis_1"=2], device_ids=[0, 1, 2, 3, 6, 7, 4, 5]>'
+// CHECK: {devices=[4,2]0,1,2,3,6,7,4,5}
+#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>

@@ -86,12 +86,66 @@
 {devices=[2,4]<=[8]}
 
 // -----
-// No common factorisation: an error naming both shardings, not an abort.
-// (Upstream CHECK-fails; a mesh with sub-axes serving both is issue 4 item 4.)
+// No common factorisation (upstream CHECK-fails): one axis over all six
+// devices serves both through sub-axes (issue 4 item 4b; any_order.h).
 // CMD: import
 // ARGS: '{devices=[2,3]<=[6]}'
-// expected-error {{no common mesh for shardings {devices=[2,3]<=[6]} and {devices=[3,2]<=[6]}}}
+// CHECK: sdy.mesh @mesh = <["_axis_0"=6]>
+// CHECK: #sdy.sharding<@mesh, [{"_axis_0":(1)2}, {"_axis_0":(2)3}]>
+// CHECK: #sdy.sharding<@mesh, [{"_axis_0":(1)3}, {"_axis_0":(3)2}]>
 {devices=[3,2]<=[6]}
+
+// -----
+// Issue 4 item 4b: an iota no iota mesh explains (upstream aborts) gets a
+// mesh with device_ids: axes = the tile dims, device_ids = its device list.
+// CMD: import
+// CHECK: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=3], device_ids=[0, 3, 1, 4, 2, 5]>
+// CHECK: #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>
+{devices=[2,3]<=[2,3]T(1,0)}
+
+// -----
+// Issue 4 item 4b: a TPU ring order.
+// CMD: import
+// CHECK: sdy.mesh @mesh = <["_axis_0"=4, "_axis_1"=2], device_ids=[0, 1, 2, 3, 6, 7, 4, 5]>
+// CHECK: #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>
+{devices=[4,2]0,1,2,3,6,7,4,5}
+
+// -----
+// Issue 4 item 4a: a V1 list that is a transposed iota
+// ({devices=[2,2]<=[2,2]T(1,0)}) gets an iota mesh.
+// CMD: import
+// CHECK: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>
+// CHECK: #sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>
+{devices=[2,2]0,2,1,3}
+
+// -----
+// Issue 4 item 4c: no single mesh expresses both; the error names them.
+// CMD: import
+// ARGS: '{devices=[2,2]0,1,2,3}'
+// expected-error {{no single mesh for shardings {devices=[2,2]0,1,2,3} and {devices=[2,2]0,1,3,2}: no device order tried (the iota order or the order of either sharding) lists both as factorable iotas}}
+{devices=[2,2]0,1,3,2}
+
+// -----
+// Guided import honouring the mesh's device_ids (issue 4 item 6): in mesh
+// order {devices=[2,2]<=[4]} reads [0,2,1,3], i.e. dim 0 on y.
+// CMD: import
+// ARGS: --mesh '<["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>'
+// CHECK: #sdy.sharding<@mesh, [{"y"}, {"x"}]>
+{devices=[2,2]<=[4]}
+
+// -----
+// Guided import onto a ring mesh, with sub-axes (issue 4 item 5).
+// CMD: import
+// ARGS: --mesh '<["x"=4, "y"=2], device_ids=[0, 1, 2, 3, 6, 7, 4, 5]>'
+// CHECK: #sdy.sharding<@mesh, [{"x":(1)2}, {"x":(2)2, "y"}]>
+{devices=[2,4]0,1,2,3,6,7,4,5}
+
+// -----
+// A device order the given mesh cannot express (issue 4 item 5).
+// CMD: import
+// ARGS: --mesh '<["x"=2, "y"=2]>'
+// expected-error {{input 1 ({devices=[2,2]0,1,3,2}): sharding {devices=[2,2]0,1,3,2} cannot be expressed on mesh #sdy.mesh<["x"=2, "y"=2]>: its devices in mesh order, devices=[2,2]0,1,3,2, are not an iota}}
+{devices=[2,2]0,1,3,2}
 
 // -----
 // A malformed input: a located parse error, nothing printed.
