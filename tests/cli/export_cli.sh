@@ -5,32 +5,8 @@
 #   export_cli.sh <shardbridge binary> <source dir>
 set -u
 bin="$1"
-failures=0
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FAILED: $1"
-  failures=$((failures + 1))
-}
-
-# expect NAME EXIT_CODE EXPECTED_STDOUT -- ARGS...: runs the binary with ARGS
-# (stdin from $stdin_file when set) and compares exit code and stdout.
-expect() {
-  local name="$1" want_rc="$2" want_out="$3"
-  shift 4
-  local out rc
-  out="$("$bin" "$@" <"${stdin_file:-/dev/null}" 2>"$tmp/stderr")"
-  rc=$?
-  if [[ $rc -ne $want_rc ]]; then
-    fail "$name: exit code $rc, expected $want_rc"
-    sed 's/^/    /' "$tmp/stderr"
-  elif [[ "$out" != "$want_out" ]]; then
-    fail "$name: stdout"
-    echo "    expected: $want_out"
-    echo "    actual:   $out"
-  fi
-}
+# shellcheck source=lib.bash
+source "$(dirname "$0")/lib.bash"
 
 # expect_stderr NAME EXPECTED: the whole stderr of the last expect.
 expect_stderr() {
@@ -93,8 +69,4 @@ expect "--v3 with manual axes (lit @free_axis_inside_in_out_shardings_manual_com
   "{mesh['i'=2,'j'=2], [{'i', ?}, {?}], manual={'j'}}" -- \
   export --v3 --mesh '<["i"=2, "j"=2]>' --manual-axes j '#sdy.sharding<@mesh, [{"i", ?}, {?}]>'
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all export CLI checks passed"
+finish export

@@ -5,32 +5,8 @@
 set -u
 bin="$1"
 src="${2:-.}"
-failures=0
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FAILED: $1"
-  failures=$((failures + 1))
-}
-
-# expect NAME EXIT_CODE EXPECTED_STDOUT -- ARGS...: runs the binary with ARGS
-# (stdin from $stdin_file when set) and compares exit code and stdout.
-expect() {
-  local name="$1" want_rc="$2" want_out="$3"
-  shift 4
-  local out rc
-  out="$("$bin" "$@" <"${stdin_file:-/dev/null}" 2>"$tmp/stderr")"
-  rc=$?
-  if [[ $rc -ne $want_rc ]]; then
-    fail "$name: exit code $rc, expected $want_rc"
-    sed 's/^/    /' "$tmp/stderr"
-  elif [[ "$out" != "$want_out" ]]; then
-    fail "$name: stdout"
-    echo "    expected: $want_out"
-    echo "    actual:   $out"
-  fi
-}
+# shellcheck source=lib.bash
+source "$(dirname "$0")/lib.bash"
 
 example='{devices=[4,2]<=[2,4]T(1,0) shard_like 3 metadata={op_type="dot" op_name="layer1/dot" source_file="model.py" source_line=42}}'
 
@@ -110,8 +86,4 @@ if [[ "$(cat "$tmp/stderr")" != "$expected_err" ]]; then
   echo "    actual:"; sed 's/^/      /' "$tmp/stderr"
 fi
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "all hlo CLI checks passed"
+finish hlo

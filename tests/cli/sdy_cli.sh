@@ -5,32 +5,8 @@
 set -u
 bin="$1"
 src="${2:-.}"
-failures=0
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FAILED: $1"
-  failures=$((failures + 1))
-}
-
-# expect NAME EXIT_CODE EXPECTED_STDOUT -- ARGS...: runs the binary with ARGS
-# (stdin from $stdin_file when set) and compares exit code and stdout.
-expect() {
-  local name="$1" want_rc="$2" want_out="$3"
-  shift 4
-  local out rc
-  out="$("$bin" "$@" <"${stdin_file:-/dev/null}" 2>"$tmp/stderr")"
-  rc=$?
-  if [[ $rc -ne $want_rc ]]; then
-    fail "$name: exit code $rc, expected $want_rc"
-    sed 's/^/    /' "$tmp/stderr"
-  elif [[ "$out" != "$want_out" ]]; then
-    fail "$name: stdout"
-    echo "    expected: $want_out"
-    echo "    actual:   $out"
-  fi
-}
+# shellcheck source=lib.bash
+source "$(dirname "$0")/lib.bash"
 
 sharding='#sdy.sharding<@mesh, [{"a", ?}p1, {}], replicated={"c"}>'
 expect "canonical sharding prints back" 0 "$sharding" -- \
@@ -84,8 +60,4 @@ expect "per-value with one --type per value" 0 \
   sdy --mesh 'm=<["x"=2]>' --type 'tensor<8xf32>' --type 'tensor<f32>' \
   '#sdy.sharding_per_value<[<@m, [{"x"}]>, <@m, []>]>'
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "all sdy CLI checks passed"
+finish sdy
