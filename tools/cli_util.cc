@@ -43,4 +43,6 @@ int reportError(const Error& error, const InputText& input) {
   return reportError(error, input.text, input.name);
 }
 
+void writeStdout(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
 }  // namespace shardbridge::tools

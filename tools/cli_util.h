@@ -25,6 +25,9 @@ Result<std::string> readFile(const std::string& path);
 // Prints the rendered diagnostic of `error` against `input` to stderr and
 // returns 1, the exit code of an input error.
 int reportError(const Error& error, const InputText& input);
+
+// Writes `text` to stdout as bytes (binary-safe; no newline added).
+void writeStdout(std::string_view text);
 int reportError(const Error& error, std::string_view text, std::string_view name);
 
 }  // namespace shardbridge::tools

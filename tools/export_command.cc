@@ -108,7 +108,7 @@ int runExport(const ExportCliOptions& options) {
   }
 
   std::string out = hlo::printSharding(*result, /*includeMetadata=*/true) + "\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  writeStdout(out);
   return 0;
 }
 
@@ -132,14 +132,7 @@ void registerExportCommand(CLI::App& app, Runner& run) {
       "  shardbridge export --mesh '<[\"i\"=2, \"j\"=2]>' --manual-axes j --v3 \\\n"
       "      '#sdy.sharding<@mesh, [{\"i\", ?}, {?}]>'\n"
       "      {mesh['i'=2,'j'=2], [{'i', ?}, {?}], manual={'j'}}\n");
-  cmd->add_option("--mesh", options->meshes,
-                  "A mesh the sharding may name: NAME=<[...]>, NAME=#sdy.mesh<...>,\n"
-                  "a bare <[...]> or #sdy.mesh<...> (named `mesh`), or a whole\n"
-                  "`sdy.mesh @NAME = <...>` line. Repeatable. A single unnamed --mesh\n"
-                  "serves any mesh name.")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
+  addMeshOption(cmd, options->meshes);
   cmd->add_option("--manual-axes", options->manualAxes,
                   "Comma-separated mesh axes that are manual at this value (the\n"
                   "xla.sdy.manual_axes attribute), in order: the device order of the\n"

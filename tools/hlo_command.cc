@@ -38,8 +38,6 @@ struct HloOptions {
   std::string input;
 };
 
-void writeOut(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-
 std::optional<ShardingFormat> formatFromName(const std::string& name) {
   if (name == "text") return ShardingFormat::kHloText;
   if (name == "pbtxt") return ShardingFormat::kProtoText;
@@ -138,7 +136,7 @@ int runHlo(const HloOptions& options) {
     out = printDevices(*sharding);
   }
   if (!out) return reportError(out.error(), "", "<input>");
-  writeOut(*out);
+  writeStdout(*out);
   return 0;
 }
 
@@ -148,7 +146,7 @@ int runEqual(const std::string& a, const std::string& b) {
   if (!first) return 1;
   std::optional<HloSharding> second = readShardingArg(b, std::nullopt);
   if (!second) return 1;
-  writeOut(*first == *second ? "true\n" : "false\n");
+  writeStdout(*first == *second ? "true\n" : "false\n");
   return 0;
 }
 

@@ -116,7 +116,7 @@ int runImport(const ImportOptions& options) {
     return reportError(error, "", "<input>");
   }
   // Written only when every input imported.
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  writeStdout(out);
   return 0;
 }
 

@@ -96,4 +96,16 @@ sdy::MeshLookup makeMeshLookup(const std::vector<NamedMesh>& meshes) {
   };
 }
 
+CLI::Option* addMeshOption(CLI::App* cmd, std::vector<std::string>& values) {
+  return cmd
+      ->add_option("--mesh", values,
+                   "A mesh the sharding may name: NAME=<[...]>, NAME=#sdy.mesh<...>,\n"
+                   "a bare <[...]> or #sdy.mesh<...> (named `mesh`), or a whole\n"
+                   "`sdy.mesh @NAME = <...>` line. Repeatable. A single unnamed --mesh\n"
+                   "serves any mesh name.")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+}
+
 }  // namespace shardbridge::tools

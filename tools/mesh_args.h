@@ -6,6 +6,7 @@
 //   makeMeshLookup(meshes)("m")  -> the mesh <["x"=2]>
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,5 +43,9 @@ sdy::MeshLookup makeMeshLookup(const std::vector<NamedMesh>& meshes);
 // Prints `shardbridge COMMAND: error: MESSAGE` on stderr and returns 2, the
 // exit code of a usage error.
 int usageError(const std::string& command, const std::string& message);
+
+// Adds the repeatable `--mesh [NAME=]MESH` option (the help text every
+// command shares) to `cmd`, collecting the values into `values`.
+CLI::Option* addMeshOption(CLI::App* cmd, std::vector<std::string>& values);
 
 }  // namespace shardbridge::tools

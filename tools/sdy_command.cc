@@ -72,7 +72,7 @@ int runSdy(const SdyOptions& options) {
   if (!verified) return reportError(verified.error(), *input);
 
   std::string out = sdy::printAttribute(*attr) + "\n";
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  writeStdout(out);
   return 0;
 }
 
@@ -94,14 +94,7 @@ void registerSdyCommand(CLI::App& app, Runner& run) {
       "'#sdy.sharding<@m, [{\"x\"}, {}]>'\n"
       "  shardbridge sdy --type 'tensor<8xf32>' --type 'tensor<4xf32>' \\\n"
       "      '#sdy.sharding_per_value<[<mesh<[\"x\"=2]>, [{\"x\"}]>, <mesh<[\"x\"=2]>, [{}]>]>'\n");
-  cmd->add_option("--mesh", options->meshes,
-                  "A mesh the sharding may name: NAME=<[...]>, NAME=#sdy.mesh<...>,\n"
-                  "a bare <[...]> or #sdy.mesh<...> (named `mesh`), or a whole\n"
-                  "`sdy.mesh @NAME = <...>` line. Repeatable. A single unnamed --mesh\n"
-                  "serves any mesh name.")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->allow_extra_args(false);
+  addMeshOption(cmd, options->meshes);
   cmd->add_option("--type", options->types,
                   "The MLIR type of the value a sharding is attached to, e.g.\n"
                   "tensor<8x16xf32>; checks rank and shape rules. For a\n"
