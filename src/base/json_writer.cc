@@ -1,0 +1,157 @@
+#include "shardbridge/base/json_writer.h"
+
+#include <cstdio>
+#include <string>
+
+namespace shardbridge {
+namespace {
+
+// Length of the UTF-8 sequence starting at s[i], or 0 when it is not a
+// valid, shortest-form sequence.
+size_t utf8Length(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = byte(i);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  }
+  if (n == 2 && c < 0xC2) return 0;                                    // overlong
+  if (n == 3 && c == 0xE0 && byte(i + 1) < 0xA0) return 0;             // overlong
+  if (n == 3 && c == 0xED && byte(i + 1) >= 0xA0) return 0;            // surrogate
+  if (n == 4 && c == 0xF0 && byte(i + 1) < 0x90) return 0;             // overlong
+  if (n == 4 && (c > 0xF4 || (c == 0xF4 && byte(i + 1) >= 0x90))) return 0;  // > U+10FFFF
+  return n;
+}
+
+}  // namespace
+
+std::string JsonWriter::quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"': out += "\\\""; ++i; continue;
+      case '\\': out += "\\\\"; ++i; continue;
+      case '\n': out += "\\n"; ++i; continue;
+      case '\r': out += "\\r"; ++i; continue;
+      case '\t': out += "\\t"; ++i; continue;
+      default: break;
+    }
+    if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      ++i;
+      continue;
+    }
+    size_t n = utf8Length(s, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not UTF-8
+      ++i;
+      continue;
+    }
+    out.append(s.substr(i, n));
+    i += n;
+  }
+  out += '"';
+  return out;
+}
+
+void JsonWriter::newline() {
+  out_ += '\n';
+  out_.append(2 * hasMember_.size(), ' ');
+}
+
+void JsonWriter::beforeValue() {
+  if (afterKey_) {
+    afterKey_ = false;
+    return;
+  }
+  if (hasMember_.empty()) return;  // the top-level value
+  if (hasMember_.back()) out_ += ',';
+  hasMember_.back() = true;
+  newline();
+}
+
+JsonWriter& JsonWriter::beginObject() {
+  beforeValue();
+  out_ += '{';
+  hasMember_.push_back(false);
+  return *this;
+}
+
+void JsonWriter::close(char bracket) {
+  bool any = hasMember_.back();
+  hasMember_.pop_back();
+  if (any) newline();
+  out_ += bracket;
+}
+
+JsonWriter& JsonWriter::endObject() {
+  close('}');
+  return *this;
+}
+
+JsonWriter& JsonWriter::beginArray() {
+  beforeValue();
+  out_ += '[';
+  hasMember_.push_back(false);
+  return *this;
+}
+
+JsonWriter& JsonWriter::endArray() {
+  close(']');
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view name) {
+  beforeValue();
+  out_ += quote(name);
+  out_ += ": ";
+  afterKey_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+  beforeValue();
+  out_ += quote(s);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(int64_t v) {
+  beforeValue();
+  out_ += std::to_string(v);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(bool v) {
+  beforeValue();
+  out_ += v ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+  beforeValue();
+  out_ += "null";
+  return *this;
+}
+
+JsonWriter& JsonWriter::raw(std::string_view json) {
+  beforeValue();
+  out_.append(json);
+  return *this;
+}
+
+std::string JsonWriter::finish() {
+  std::string result = std::move(out_);
+  result += '\n';
+  out_.clear();
+  hasMember_.clear();
+  afterKey_ = false;
+  return result;
+}
+
+}  // namespace shardbridge
