@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "shardbridge/base/diagnostic.h"
+#include "shardbridge/base/json_writer.h"
 
 namespace shardbridge::tools {
 
@@ -33,9 +34,30 @@ Result<InputText> readInput(const std::string& arg) {
   return InputText{arg, "<input>"};
 }
 
+namespace {
+bool gJsonOutput = false;
+}  // namespace
+
+void setJsonOutput(bool enabled) { gJsonOutput = enabled; }
+bool jsonOutput() { return gJsonOutput; }
+
 int reportError(const Error& error, std::string_view text, std::string_view name) {
   std::string rendered = renderDiagnostic(error, text, name);
   std::fwrite(rendered.data(), 1, rendered.size(), stderr);
+  if (gJsonOutput) {
+    JsonWriter w;
+    w.beginObject().key("error").beginObject();
+    w.key("code").value(errorCodeName(error.code));
+    w.key("message").value(error.message);
+    w.key("source").value(name);
+    if (error.hasOffset()) {
+      LineCol at = lineColAt(text, error.offset);
+      w.key("line").value(static_cast<int64_t>(at.line));
+      w.key("column").value(static_cast<int64_t>(at.column));
+    }
+    w.endObject().endObject();
+    writeStdout(w.finish());
+  }
   return 1;
 }
 

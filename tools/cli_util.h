@@ -22,8 +22,18 @@ Result<InputText> readInput(const std::string& arg);
 // Reads a whole file; an Error of code kIo when it cannot.
 Result<std::string> readFile(const std::string& path);
 
-// Prints the rendered diagnostic of `error` against `input` to stderr and
-// returns 1, the exit code of an input error.
+// Whether the running command was given --json. Then reportError also
+// writes the error to stdout as a JSON document (docs/json.md):
+//   {"error": {"code": "parse", "message": "...", "source": "<input>",
+//              "line": 1, "column": 32}}
+// so a script reading stdout learns why no result came. Usage errors (exit 2)
+// stay text on stderr only.
+void setJsonOutput(bool enabled);
+bool jsonOutput();
+
+// Prints the rendered diagnostic of `error` against `input` to stderr (and,
+// under --json, the JSON error document to stdout) and returns 1, the exit
+// code of an input error.
 int reportError(const Error& error, const InputText& input);
 
 // Writes `text` to stdout as bytes (binary-safe; no newline added).

@@ -15,6 +15,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "json_forms.h"
 #include "mesh_args.h"
 #include "shardbridge/convert/export.h"
 #include "shardbridge/hlo/text.h"
@@ -28,6 +29,7 @@ struct ExportCliOptions {
   std::vector<std::string> meshes;
   std::string manualAxes;
   bool v3 = false;
+  bool json = false;
   std::string text;
 };
 
@@ -60,6 +62,7 @@ bool splitManualAxes(std::string_view value, std::vector<std::string>& names) {
 }
 
 int runExport(const ExportCliOptions& options) {
+  setJsonOutput(options.json);
   std::vector<std::string> manualAxes;
   if (!splitManualAxes(options.manualAxes, manualAxes)) {
     return usageError(kCommand, "empty axis name in --manual-axes '" + options.manualAxes + "'");
@@ -107,8 +110,19 @@ int runExport(const ExportCliOptions& options) {
     return reportError(result.error(), *input);
   }
 
-  std::string out = hlo::printSharding(*result, /*includeMetadata=*/true) + "\n";
-  writeStdout(out);
+  std::string hloText = hlo::printSharding(*result, /*includeMetadata=*/true);
+  if (!options.json) {
+    writeStdout(hloText + "\n");
+    return 0;
+  }
+  JsonWriter w;
+  w.beginObject();
+  w.key("input").value(sdy::printAttribute(*attr));
+  w.key("mhlo_sharding").value(hloText);
+  w.key("sharding");
+  writeHloShardingJson(w, *result);
+  w.endObject();
+  writeStdout(w.finish());
   return 0;
 }
 
@@ -142,6 +156,8 @@ void registerExportCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--v3", options->v3,
                 "Print a V3 NamedSharding ({mesh[...], [...]}) as upstream's\n"
                 "enable-hlo-sharding-v3 export does.");
+  cmd->add_flag("--json", options->json,
+                "Print {\"input\", \"mhlo_sharding\", \"sharding\"} as JSON (docs/json.md)");
   cmd->add_option("SHARDING", options->text, "The sharding, `-` for stdin or @FILE")->required();
   cmd->callback([&run, options] { run = [options] { return runExport(*options); }; });
 }

@@ -13,6 +13,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "json_forms.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
 #include "shardbridge/hlo/named_sharding.h"
@@ -35,6 +36,7 @@ struct HloOptions {
   int64_t numDevices = 0;
   bool hasShape = false;
   bool hasNumDevices = false;
+  bool json = false;
   std::string input;
 };
 
@@ -93,7 +95,29 @@ Result<std::string> printDevices(const HloSharding& sharding) {
   return out;
 }
 
+// The --json document of `hlo`: the sharding's structure, its OpSharding in
+// protobuf's JSON mapping, and its V3 text (null when it has none, e.g.
+// {manual}).
+Result<std::string> hloJson(const HloSharding& sharding) {
+  SB_ASSIGN_OR_RETURN(std::string opSharding,
+                      proto::printOpSharding(sharding, proto::ProtoFormat::kJson));
+  JsonWriter w;
+  w.beginObject();
+  w.key("sharding");
+  writeHloShardingJson(w, sharding);
+  w.key("op_sharding").raw(opSharding);
+  w.key("v3");
+  if (auto v3 = printV3(sharding)) {
+    w.value(*v3);
+  } else {
+    w.null();
+  }
+  w.endObject();
+  return w.finish();
+}
+
 int runHlo(const HloOptions& options) {
+  setJsonOutput(options.json);
   if (options.metadata && options.to != "text") {
     return usageError("hlo", "--metadata applies to --to text only");
   }
@@ -120,7 +144,9 @@ int runHlo(const HloOptions& options) {
   }
 
   Result<std::string> out = std::string();
-  if (options.to == "text") {
+  if (options.json) {
+    out = hloJson(*sharding);
+  } else if (options.to == "text") {
     out = hlo::printSharding(*sharding, options.metadata) + "\n";
   } else if (options.to == "pbtxt") {
     out = proto::printOpSharding(*sharding, proto::ProtoFormat::kText);
@@ -140,13 +166,34 @@ int runHlo(const HloOptions& options) {
   return 0;
 }
 
-int runEqual(const std::string& a, const std::string& b) {
+struct EqualOptions {
+  std::string a;
+  std::string b;
+  bool json = false;
+};
+
+int runEqual(const EqualOptions& options) {
+  setJsonOutput(options.json);
+  const std::string& a = options.a;
+  const std::string& b = options.b;
   if (a == "-" && b == "-") return usageError("equal", "only one of A and B can be `-` (stdin)");
   std::optional<HloSharding> first = readShardingArg(a, std::nullopt);
   if (!first) return 1;
   std::optional<HloSharding> second = readShardingArg(b, std::nullopt);
   if (!second) return 1;
-  writeStdout(*first == *second ? "true\n" : "false\n");
+  bool equal = *first == *second;
+  if (!options.json) {
+    writeStdout(equal ? "true\n" : "false\n");
+    return 0;
+  }
+  JsonWriter w;
+  w.beginObject().key("equal").value(equal);
+  w.key("a");
+  writeHloShardingJson(w, *first);
+  w.key("b");
+  writeHloShardingJson(w, *second);
+  w.endObject();
+  writeStdout(w.finish());
   return 0;
 }
 
@@ -185,6 +232,11 @@ void registerHloCommand(CLI::App& app, Runner& run) {
   cmd->add_option("--to", options->to, "Output: text, pbtxt, pb, json, v3 or devices (default: text)")
       ->check(CLI::IsMember({"text", "pbtxt", "pb", "json", "v3", "devices"}));
   cmd->add_flag("--metadata", options->metadata, "With --to text: print metadata too");
+  auto* toOption = cmd->get_option("--to");
+  cmd->add_flag("--json", options->json,
+                "Print a JSON document: the sharding's structure, its OpSharding\n"
+                "(protobuf JSON) and its V3 text (docs/json.md)")
+      ->excludes(toOption);
   auto* shapeOption = cmd->add_option("--shape", options->shape,
                                       "Validate against this HLO shape, e.g. f32[4,6] or "
                                       "(f32[4], s32[])");
@@ -200,15 +252,17 @@ void registerHloCommand(CLI::App& app, Runner& run) {
 }
 
 void registerEqualCommand(CLI::App& app, Runner& run) {
-  auto args = std::make_shared<std::pair<std::string, std::string>>();
+  auto args = std::make_shared<EqualOptions>();
   auto* cmd = app.add_subcommand("equal", "Compare two HloShardings with XLA's equality");
   cmd->footer(std::string("Prints `true` or `false` (exit 0 either way): XLA's HloSharding\n"
                           "operator==, which ignores metadata and treats an iota as equal to\n"
                           "the explicit device array it stands for.\n\n") +
               "A and B each follow the INPUT rules of `shardbridge hlo`:\n" + kInputHelp);
-  cmd->add_option("A", args->first, "First sharding (text, pbtxt, `-` or @FILE)")->required();
-  cmd->add_option("B", args->second, "Second sharding (text, pbtxt, `-` or @FILE)")->required();
-  cmd->callback([&run, args] { run = [args] { return runEqual(args->first, args->second); }; });
+  cmd->add_flag("--json", args->json,
+                "Print {\"equal\": BOOL, \"a\": ..., \"b\": ...} (docs/json.md)");
+  cmd->add_option("A", args->a, "First sharding (text, pbtxt, `-` or @FILE)")->required();
+  cmd->add_option("B", args->b, "Second sharding (text, pbtxt, `-` or @FILE)")->required();
+  cmd->callback([&run, args] { run = [args] { return runEqual(*args); }; });
 }
 
 }  // namespace shardbridge::tools

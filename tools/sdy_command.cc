@@ -14,6 +14,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "json_forms.h"
 #include "mesh_args.h"
 #include "shardbridge/sdy/mlir_type.h"
 #include "shardbridge/sdy/text.h"
@@ -25,12 +26,46 @@ namespace {
 struct SdyOptions {
   std::vector<std::string> meshes;
   std::vector<std::string> types;
+  bool json = false;
   std::string text;
 };
+
+// The --json document: the canonical text plus the attribute's structure.
+std::string sdyJson(const sdy::AnyAttr& attr) {
+  JsonWriter w;
+  w.beginObject();
+  if (const auto* mesh = std::get_if<sdy::MeshAttr>(&attr)) {
+    w.key("kind").value("mesh");
+    w.key("text").value(sdy::printAttribute(attr));
+    w.key("mesh");
+    writeMeshJson(w, *mesh);
+  } else if (const auto* symbol = std::get_if<sdy::MeshSymbol>(&attr)) {
+    w.key("kind").value("mesh_symbol");
+    w.key("text").value(sdy::printAttribute(attr));
+    w.key("name").value(symbol->name);
+    w.key("mesh");
+    writeMeshJson(w, symbol->mesh);
+  } else if (const auto* sharding = std::get_if<sdy::TensorShardingAttr>(&attr)) {
+    w.key("kind").value("sharding");
+    w.key("text").value(sdy::printAttribute(attr));
+    w.key("sharding");
+    writeTensorShardingJson(w, *sharding);
+  } else {
+    const auto& perValue = std::get<sdy::TensorShardingPerValueAttr>(attr);
+    w.key("kind").value("sharding_per_value");
+    w.key("text").value(sdy::printAttribute(attr));
+    w.key("shardings").beginArray();
+    for (sdy::TensorShardingAttr s : perValue.shardings()) writeTensorShardingJson(w, s);
+    w.endArray();
+  }
+  w.endObject();
+  return w.finish();
+}
 
 int usageError(const std::string& message) { return tools::usageError("sdy", message); }
 
 int runSdy(const SdyOptions& options) {
+  setJsonOutput(options.json);
   sdy::Context ctx;
   std::vector<NamedMesh> meshes;
   if (int failed = parseMeshOptions(ctx, options.meshes, "sdy", meshes)) return failed;
@@ -71,8 +106,7 @@ int runSdy(const SdyOptions& options) {
   }
   if (!verified) return reportError(verified.error(), *input);
 
-  std::string out = sdy::printAttribute(*attr) + "\n";
-  writeStdout(out);
+  writeStdout(options.json ? sdyJson(*attr) : sdy::printAttribute(*attr) + "\n");
   return 0;
 }
 
@@ -102,6 +136,9 @@ void registerSdyCommand(CLI::App& app, Runner& run) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
+  cmd->add_flag("--json", options->json,
+                "Print a JSON document (the canonical text and the attribute's\n"
+                "structure; docs/json.md) instead of the text");
   cmd->add_option("TEXT", options->text, "The attribute, `-` for stdin or @FILE")->required();
   cmd->callback([&run, options] { run = [options] { return runSdy(*options); }; });
 }

@@ -62,7 +62,7 @@ std::string JsonWriter::quote(std::string_view s) {
 
 void JsonWriter::newline() {
   out_ += '\n';
-  out_.append(2 * hasMember_.size(), ' ');
+  out_.append(2 * open_.size(), ' ');
 }
 
 void JsonWriter::beforeValue() {
@@ -70,24 +70,34 @@ void JsonWriter::beforeValue() {
     afterKey_ = false;
     return;
   }
-  if (hasMember_.empty()) return;  // the top-level value
-  if (hasMember_.back()) out_ += ',';
-  hasMember_.back() = true;
-  newline();
+  if (open_.empty()) return;  // the top-level value
+  Open& top = open_.back();
+  if (top.hasMember) out_ += ',';
+  if (top.inlined) {
+    if (top.hasMember) out_ += ' ';
+  } else {
+    newline();
+  }
+  top.hasMember = true;
 }
 
-JsonWriter& JsonWriter::beginObject() {
+void JsonWriter::open(char bracket, Layout layout) {
   beforeValue();
-  out_ += '{';
-  hasMember_.push_back(false);
-  return *this;
+  out_ += bracket;
+  bool inlined = layout == kInline || (!open_.empty() && open_.back().inlined);
+  open_.push_back(Open{false, inlined});
 }
 
 void JsonWriter::close(char bracket) {
-  bool any = hasMember_.back();
-  hasMember_.pop_back();
-  if (any) newline();
+  Open top = open_.back();
+  open_.pop_back();
+  if (top.hasMember && !top.inlined) newline();
   out_ += bracket;
+}
+
+JsonWriter& JsonWriter::beginObject(Layout layout) {
+  open('{', layout);
+  return *this;
 }
 
 JsonWriter& JsonWriter::endObject() {
@@ -95,10 +105,8 @@ JsonWriter& JsonWriter::endObject() {
   return *this;
 }
 
-JsonWriter& JsonWriter::beginArray() {
-  beforeValue();
-  out_ += '[';
-  hasMember_.push_back(false);
+JsonWriter& JsonWriter::beginArray(Layout layout) {
+  open('[', layout);
   return *this;
 }
 
@@ -149,7 +157,7 @@ std::string JsonWriter::finish() {
   std::string result = std::move(out_);
   result += '\n';
   out_.clear();
-  hasMember_.clear();
+  open_.clear();
   afterKey_ = false;
   return result;
 }

@@ -20,6 +20,21 @@ TEST(JsonWriter, NestedLayout) {
             "  \"c\": {},\n  \"d\": []\n}\n");
 }
 
+TEST(JsonWriter, InlineContainersStayOnOneLine) {
+  JsonWriter w;
+  w.beginObject();
+  w.key("dims").beginArray(JsonWriter::kInline).value(int64_t{2}).value(int64_t{1}).endArray();
+  w.key("axes").beginArray(JsonWriter::kInline);
+  w.beginObject().key("name").value("x").key("size").value(int64_t{4}).endObject();
+  w.beginObject().endObject();
+  w.endArray();
+  w.key("empty").beginArray(JsonWriter::kInline).endArray();
+  w.endObject();
+  EXPECT_EQ(w.finish(),
+            "{\n  \"dims\": [2, 1],\n  \"axes\": [{\"name\": \"x\", \"size\": 4}, {}],\n"
+            "  \"empty\": []\n}\n");
+}
+
 TEST(JsonWriter, TopLevelScalarAndRaw) {
   JsonWriter w;
   w.beginArray().raw("{\"k\":2}").value(int64_t{-9223372036854775807 - 1}).endArray();

@@ -24,9 +24,14 @@ namespace shardbridge {
 
 class JsonWriter {
  public:
-  JsonWriter& beginObject();
+  // kBlock puts each member on its own indented line; kInline keeps the
+  // container on one line (`[2, 1, 2]`, `{"name": "x", "size": 2}`), and so
+  // everything nested in it.
+  enum Layout { kBlock, kInline };
+
+  JsonWriter& beginObject(Layout layout = kBlock);
   JsonWriter& endObject();
-  JsonWriter& beginArray();
+  JsonWriter& beginArray(Layout layout = kBlock);
   JsonWriter& endArray();
   // The key of the next member of the current object.
   JsonWriter& key(std::string_view name);
@@ -48,12 +53,17 @@ class JsonWriter {
 
  private:
   void beforeValue();
+  void open(char bracket, Layout layout);
   void close(char bracket);
   void newline();
 
   std::string out_;
-  // One entry per open container: whether it already has a member.
-  std::vector<bool> hasMember_;
+  struct Open {
+    bool hasMember = false;
+    bool inlined = false;
+  };
+  // One entry per open container.
+  std::vector<Open> open_;
   bool afterKey_ = false;
 };
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# --json on errors: the human diagnostic on stderr, a JSON error document on
+# stdout (docs/json.md), exit 1; usage errors stay text on stderr, exit 2.
+# Usage: json_cli.sh SHARDBRIDGE_BINARY SOURCE_DIR
+bin="$1"
+source "$(dirname "$0")/lib.bash"
+
+expect "parse error" 1 '{
+  "error": {
+    "code": "parse",
+    "message": "expected '"']'"' to end sharding devices shape",
+    "source": "<input>",
+    "line": 1,
+    "column": 12
+  }
+}' -- hlo --json '{devices=[2'
+if ! grep -q "^<input>:1:12: error: expected ']' to end sharding devices shape" "$tmp/stderr"; then
+  fail "parse error: the diagnostic is not on stderr"
+fi
+
+# A verifier error of sdy, located in the input.
+out="$("$bin" sdy --json --mesh '<["x"=2]>' '#sdy.sharding<@mesh, [{"y"}]>' 2>/dev/null)"
+[[ $? -eq 1 ]] || fail "sdy verifier error: exit code"
+[[ "$out" == *'"code": "invalid"'*'"line": 1'* ]] || fail "sdy verifier error: $out"
+
+# An error without a position has no line/column members.
+out="$("$bin" hlo --json @"$tmp/does-not-exist" 2>/dev/null)"
+[[ $? -eq 1 ]] || fail "io error: exit code"
+[[ "$out" == *'"code": "io"'* ]] || fail "io error: $out"
+[[ "$out" != *'"line"'* ]] || fail "io error has a line: $out"
+
+# Usage errors are not JSON, and --json excludes --to.
+expect "usage error" 2 "" -- hlo --json --to pb '{replicated}'
+
+finish json
