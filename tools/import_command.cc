@@ -27,6 +27,7 @@ constexpr convert::AnyOrderOptions kAnyOrder{true};
 struct ImportOptions {
   std::vector<std::string> meshes;  // at most one
   bool openDims = false;
+  bool meshPerGroup = false;
   std::optional<int64_t> rank;
   std::vector<std::string> inputs;
 };
@@ -54,6 +55,9 @@ int runImport(const ImportOptions& options) {
   std::vector<NamedMesh> meshes;
   if (int rc = parseMeshOptions(ctx, options.meshes, "import", meshes)) return rc;
   if (meshes.size() > 1) return usageError("import", "at most one --mesh may be given");
+  if (!meshes.empty() && options.meshPerGroup) {
+    return usageError("import", "--mesh-per-group infers the meshes; it cannot be used with --mesh");
+  }
 
   std::vector<hlo::HloSharding> shardings;
   for (const std::string& arg : options.inputs) {
@@ -63,33 +67,60 @@ int runImport(const ImportOptions& options) {
   }
 
   std::string out;
-  sdy::MeshAttr mesh;
-  std::string meshName = "mesh";
+  // The mesh (and its symbol name) of each input.
+  std::vector<sdy::MeshAttr> meshOf(shardings.size());
+  std::vector<std::string> meshNameOf(shardings.size(), "mesh");
   std::map<int64_t, std::string> singleDevice;
+  auto printSingleDevices = [&](const std::vector<std::pair<int64_t, std::string>>& devices) {
+    for (const auto& [id, name] : devices) {
+      int64_t ids[] = {id};
+      out += sdy::printMeshSymbol(sdy::MeshSymbol{name, sdy::MeshAttr::get(ctx, {}, ids)}) + "\n";
+      singleDevice[id] = name;
+    }
+  };
   if (!meshes.empty()) {
-    mesh = meshes[0].mesh;
-    meshName = meshes[0].name;
+    for (size_t i = 0; i < shardings.size(); ++i) {
+      meshOf[i] = meshes[0].mesh;
+      meshNameOf[i] = meshes[0].name;
+    }
     // Single devices still refer to `@single_device_<id>`, the names the
     // module import would create; with --mesh those meshes are not printed.
     for (const hlo::HloSharding& s : shardings)
       for (const hlo::HloSharding* leaf : leavesOf(s))
         if (auto d = leaf->uniqueDevice(); d && leaf->isSingleDevice())
           singleDevice[*d] = "single_device_" + std::to_string(*d);
+  } else if (options.meshPerGroup) {
+    auto grouped = convert::inferModuleMeshes(ctx, shardings, kAnyOrder);
+    if (!grouped) return reportError(grouped.error(), "", "<input>");
+    for (const auto& [name, mesh] : grouped->meshes) {
+      out += sdy::printMeshSymbol(sdy::MeshSymbol{name, mesh}) + "\n";
+    }
+    printSingleDevices(grouped->singleDevice);
+    for (size_t i = 0; i < shardings.size(); ++i) {
+      meshOf[i] = grouped->meshes[grouped->meshOf[i]].second;
+      meshNameOf[i] = grouped->meshes[grouped->meshOf[i]].first;
+    }
   } else {
     auto inferred = convert::inferModuleMesh(ctx, shardings, kAnyOrder);
-    if (!inferred) return reportError(inferred.error(), "", "<input>");
-    mesh = inferred->mesh;
-    out += sdy::printMeshSymbol(sdy::MeshSymbol{meshName, mesh}) + "\n";
-    for (const auto& [id, name] : inferred->singleDevice) {
-      int64_t ids[] = {id};
-      out += sdy::printMeshSymbol(sdy::MeshSymbol{name, sdy::MeshAttr::get(ctx, {}, ids)}) + "\n";
-      singleDevice[id] = name;
+    if (!inferred) {
+      Error error = inferred.error();
+      // Shardings that no single mesh serves may still be imported onto
+      // several.
+      if (error.message.starts_with("no single mesh") ||
+          error.message.starts_with("no common mesh")) {
+        error.message += "; --mesh-per-group imports them onto one mesh per compatible group";
+      }
+      return reportError(error, "", "<input>");
     }
+    out += sdy::printMeshSymbol(sdy::MeshSymbol{"mesh", inferred->mesh}) + "\n";
+    printSingleDevices(inferred->singleDevice);
+    for (size_t i = 0; i < shardings.size(); ++i) meshOf[i] = inferred->mesh;
   }
-  sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, meshName);
 
   for (size_t i = 0; i < shardings.size(); ++i) {
     const hlo::HloSharding& s = shardings[i];
+    const sdy::MeshAttr mesh = meshOf[i];
+    const sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, meshNameOf[i]);
     Error error;
     if (s.isTuple()) {
       std::vector<int64_t> ranks;
@@ -130,6 +161,9 @@ void registerImportCommand(CLI::App& app, Runner& run) {
                   "The mesh to import onto: NAME=<[...]>, <[...]>, #sdy.mesh<...> or "
                   "`sdy.mesh @NAME = <...>` (default: infer one from all inputs)");
   cmd->add_flag("--open-dims", options->openDims, "Make every dimension open (`?`)");
+  cmd->add_flag("--mesh-per-group", options->meshPerGroup,
+                "Without --mesh: when no single mesh serves every input, infer one mesh per "
+                "compatible group (@mesh, @mesh_1, ...; greedy in input order)");
   auto* rank = cmd->add_option_function<int64_t>(
       "--rank", [options](int64_t r) { options->rank = r; },
       "Tensor rank of every input (default: a tiled input's data rank, else 0)");
@@ -142,8 +176,10 @@ void registerImportCommand(CLI::App& app, Runner& run) {
       "nothing is tiled), then one `sdy.mesh @single_device_<id>` line per device of a\n"
       "maximal sharding (ascending), then one sharding line per input, in order.\n"
       "With --mesh, only the sharding lines. A tuple input prints one\n"
-      "#sdy.sharding_per_value<[...]> line. Meshes with explicit device_ids and\n"
-      "tile assignments in arbitrary device orders are not supported yet.");
+      "#sdy.sharding_per_value<[...]> line. Device orders upstream aborts on are\n"
+      "imported onto a mesh with device_ids (docs/import.md). With --mesh-per-group,\n"
+      "one `sdy.mesh @mesh`, `@mesh_1`, ... line per group first, and each sharding\n"
+      "line refers to the mesh of its group.");
   cmd->callback([&run, options] { run = [options] { return runImport(*options); }; });
 }
 

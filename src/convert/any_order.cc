@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -48,87 +49,18 @@ std::vector<int64_t> inversePermutation(std::span<const int64_t> order) {
   return inverse;
 }
 
-// What one candidate device order gives for a set of leaves: the mesh axes
-// when every leaf is a factorable iota under it, else the first leaf that is
-// not.
-struct Attempt {
-  bool ok = false;
-  size_t failedLeaf = 0;
-  std::vector<int64_t> axes;
-};
-
-// Tries the device order `order` (empty: the iota order) on the leaves
-// `indices` of `leaves`, whose device lists are `lists`.
-Attempt tryOrder(std::span<const HloSharding* const> leaves,
-                 std::span<const std::span<const int64_t>> lists,
-                 std::span<const size_t> indices, std::span<const int64_t> order) {
-  Attempt attempt;
-  const std::vector<int64_t> inverse = inversePermutation(order);
-  std::vector<int64_t> linear;
-  bool foldFailed = false;
-  bool first = true;
-  int64_t devices = 1;
-  for (size_t index : indices) {
-    attempt.failedLeaf = index;
-    const TileAssignment& tiles = leaves[index]->tileAssignment();
-    devices = tiles.numElements();
-    std::optional<IotaTileAssignment> iota;
-    if (order.empty()) {
-      iota = tiles.iotaForm();
-      if (!iota) iota = findIotaForm(tiles.dimensions(), lists[index]);
-    } else {
-      linear.resize(lists[index].size());
-      for (size_t f = 0; f < linear.size(); ++f) {
-        linear[f] = inverse[static_cast<size_t>(lists[index][f])];
-      }
-      iota = findIotaForm(tiles.dimensions(), linear);
-    }
-    if (!iota) return attempt;
-    auto analysis = analyzeTileAssignment(TileAssignment::fromIota(*iota));
-    if (!analysis.has_value()) return attempt;
-    if (first) {
-      attempt.axes = std::move(analysis->localMesh);
-      first = false;
-    } else if (!foldFailed) {
-      std::vector<int64_t> common = extractCommonFactorSequence(analysis->localMesh, attempt.axes);
-      if (common.empty()) {
-        foldFailed = true;
-      } else {
-        attempt.axes = std::move(common);
-      }
-    }
-  }
-  // Every leaf is a factorable iota over the same devices, so one axis over
-  // all of them serves each through sub-axes: the fewest, largest axes.
-  if (foldFailed) attempt.axes = {devices};
-  attempt.ok = true;
-  return attempt;
-}
-
-sdy::MeshAttr buildMesh(sdy::Context& ctx, std::span<const int64_t> axes,
-                        std::span<const int64_t> order) {
-  std::vector<sdy::MeshAxisAttr> meshAxes;
-  meshAxes.reserve(axes.size());
-  for (size_t i = 0; i < axes.size(); ++i) {
-    meshAxes.push_back(sdy::MeshAxisAttr::get(ctx, "_axis_" + std::to_string(i), axes[i]));
-  }
-  // MeshAttr::get drops an iota device order.
-  return sdy::MeshAttr::get(ctx, meshAxes, order);
-}
-
-}  // namespace
-
-// A greedy digit reading: in an iota the device at flat position j*p (p the
-// product of the minor tile digits found so far) is j times the stride of
-// the next digit, for j up to that digit's size. The digits found must be a
-// reshape (strides 1, s0, s0*s1, ...); the candidate is then checked against
-// every entry, so a wrong guess can only give nullopt, never a wrong iota.
-std::optional<IotaTileAssignment> findIotaForm(std::span<const int64_t> dims,
-                                               std::span<const int64_t> devices) {
-  const int64_t n = static_cast<int64_t>(devices.size());
+// A greedy digit reading of the list `get(0), ..., get(n - 1)`: in an iota
+// the entry at flat position j*p (p the product of the minor tile digits
+// found so far) is j times the stride of the next digit, for j up to that
+// digit's size. The digits found must be a reshape (strides 1, s0, s0*s1,
+// ...); every entry is then checked against the digits, so a wrong guess
+// can only give nullopt, never a wrong iota.
+template <class Get>
+std::optional<IotaTileAssignment> findIotaFormBy(std::span<const int64_t> dims, int64_t n,
+                                                 const Get& get) {
   const std::optional<int64_t> product = checkedProduct(dims);
   if (n < 1 || n > hlo::kMaxDevices || !product || *product != n) return std::nullopt;
-  if (devices[0] != 0) return std::nullopt;
+  if (get(0) != 0) return std::nullopt;
   struct Digit {
     int64_t size;
     int64_t stride;
@@ -136,13 +68,11 @@ std::optional<IotaTileAssignment> findIotaForm(std::span<const int64_t> dims,
   std::vector<Digit> digits;  // minor first
   int64_t position = 1;
   while (position < n) {
-    const int64_t stride = devices[static_cast<size_t>(position)];
+    const int64_t stride = get(position);
     if (stride <= 0 || stride >= n) return std::nullopt;
     // n <= 2^31, so run * position <= 2n and run * stride <= (n + 1) * n fit.
     int64_t run = 1;
-    while (run * position < n && devices[static_cast<size_t>(run * position)] == run * stride) {
-      ++run;
-    }
+    while (run * position < n && get(run * position) == run * stride) ++run;
     if ((n / position) % run != 0) return std::nullopt;
     digits.push_back(Digit{run, stride});
     position *= run;
@@ -154,6 +84,21 @@ std::optional<IotaTileAssignment> findIotaForm(std::span<const int64_t> dims,
   for (const Digit& d : byStride) {
     if (d.stride != expected) return std::nullopt;
     expected *= d.size;
+  }
+  // Every entry: an odometer over the digits (minor first) gives the value
+  // sum(counter_k * stride_k) the digits predict at each flat position.
+  std::vector<int64_t> counter(digits.size(), 0);
+  int64_t value = 0;
+  for (int64_t f = 0; f < n; ++f) {
+    if (get(f) != value) return std::nullopt;
+    for (size_t k = 0; k < digits.size(); ++k) {
+      if (++counter[k] < digits[k].size) {
+        value += digits[k].stride;
+        break;
+      }
+      value -= (digits[k].size - 1) * digits[k].stride;
+      counter[k] = 0;
+    }
   }
   // Reshape dims major to minor, i.e. by descending stride.
   std::vector<int64_t> reshape;
@@ -170,10 +115,254 @@ std::optional<IotaTileAssignment> findIotaForm(std::span<const int64_t> dims,
   if (perm.empty()) perm.push_back(0);
   auto iota = IotaTileAssignment::create(dims, reshape, perm);
   if (!iota.has_value()) return std::nullopt;
-  for (int64_t f = 0; f < n; ++f) {
-    if (iota->valueAtFlat(f) != devices[static_cast<size_t>(f)]) return std::nullopt;
+  // The iota lists what the digits predict; checked at each digit's first
+  // step and at the last entry.
+  position = 1;
+  for (const Digit& d : digits) {
+    if (iota->valueAtFlat(position) != d.stride) return std::nullopt;
+    position *= d.size;
   }
+  if (iota->valueAtFlat(n - 1) != get(n - 1)) return std::nullopt;
   return *iota;
+}
+
+// The search's cost bound, in device entries read or written (each leaf
+// check and each candidate order built charges the device count).
+constexpr int64_t kSearchBudget = int64_t{1} << 30;
+// Orders of a leaf's tile dims tried per leaf in the third tier (the
+// identity order, which is the second tier, included).
+constexpr size_t kMaxDimOrders = 24;
+
+// A distinct tiled leaf (dims and device list) of the search.
+struct Leaf {
+  const HloSharding* sharding;  // its first occurrence, to name it
+  const TileAssignment* tiles;
+  std::span<const int64_t> list;  // empty for an iota (listed on demand)
+  // Its local mesh in the iota order (nullopt: not a factorable iota).
+  std::optional<std::vector<int64_t>> iotaLocalMesh;
+};
+
+std::optional<std::vector<int64_t>> localMeshOf(const std::optional<IotaTileAssignment>& iota) {
+  if (!iota) return std::nullopt;
+  auto analysis = analyzeTileAssignment(TileAssignment::fromIota(*iota));
+  if (!analysis.has_value()) return std::nullopt;
+  return std::move(analysis->localMesh);
+}
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+uint64_t hashOrder(std::span<const int64_t> order) {
+  uint64_t h = order.size();
+  for (int64_t v : order) h = mix(h, static_cast<uint64_t>(v));
+  return h;
+}
+
+// The search over candidate device orders for a set of leaves (see
+// inferAnyOrderMesh). Scratch buffers are sized by the device count n.
+sdy::MeshAttr buildMesh(sdy::Context& ctx, std::span<const int64_t> axes,
+                        std::span<const int64_t> order) {
+  std::vector<sdy::MeshAxisAttr> meshAxes;
+  meshAxes.reserve(axes.size());
+  for (size_t i = 0; i < axes.size(); ++i) {
+    meshAxes.push_back(sdy::MeshAxisAttr::get(ctx, "_axis_" + std::to_string(i), axes[i]));
+  }
+  // MeshAttr::get drops an iota device order.
+  return sdy::MeshAttr::get(ctx, meshAxes, order);
+}
+
+class OrderSearch {
+ public:
+  OrderSearch(std::span<const Leaf> leaves, int64_t n) : leaves_(leaves), n_(n) {}
+
+  bool exhausted() const { return exhausted_; }
+
+  struct Found {
+    std::vector<int64_t> axes;
+    std::vector<int64_t> order;  // empty: the iota order
+  };
+
+  // Searches the leaves `subset` (indices into the leaves, input order).
+  // Returns nullopt when no candidate serves all of them, or when the
+  // budget ran out (exhausted()).
+  std::optional<Found> run(std::span<const size_t> subset) {
+    checkOrder_.assign(subset.begin(), subset.end());
+    // Tier 1: the iota order.
+    {
+      std::vector<int64_t> axes;
+      bool ok = true;
+      for (size_t i : subset) {
+        if (!leaves_[i].iotaLocalMesh) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        for (size_t i : subset) fold(axes, *leaves_[i].iotaLocalMesh);
+        return Found{finish(axes), {}};
+      }
+    }
+    seen_.clear();
+    // Tier 2: each leaf's own order; tier 3: its devices read along its
+    // tile dims in another order.
+    for (int tier = 2; tier <= 3; ++tier) {
+      std::optional<Found> best;
+      for (size_t i : subset) {
+        if (!forEachOrder(i, tier, best)) return std::nullopt;
+      }
+      if (best) return best;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  // Folds one local mesh into `axes`; a failed fold is marked by axes = {0}.
+  void fold(std::vector<int64_t>& axes, const std::vector<int64_t>& localMesh) {
+    if (!axes.empty() && axes[0] == 0) return;
+    if (localMesh.empty()) return;
+    if (axes.empty()) {
+      axes = localMesh;
+      return;
+    }
+    std::vector<int64_t> common = extractCommonFactorSequence(localMesh, axes);
+    axes = common.empty() ? std::vector<int64_t>{0} : std::move(common);
+  }
+
+  // No common factorisation: one axis over all the devices serves every
+  // leaf through sub-axes.
+  std::vector<int64_t> finish(std::vector<int64_t> axes) const {
+    if (axes.empty() || axes[0] == 0) return {n_};
+    return axes;
+  }
+
+  bool charge() {
+    if (budget_ < n_) {
+      exhausted_ = true;
+      return false;
+    }
+    budget_ -= n_;
+    return true;
+  }
+
+  // The device list of leaf i (an iota is listed into `buffer`).
+  std::span<const int64_t> listOf(size_t i, std::vector<int64_t>& buffer) {
+    const Leaf& leaf = leaves_[i];
+    if (!leaf.list.empty()) return leaf.list;
+    leaf.tiles->iotaForm()->materialize(buffer);
+    return buffer;
+  }
+
+  // Builds the candidate orders of leaf i for `tier` and tries each; keeps
+  // the best in `best`. False when the budget ran out.
+  bool forEachOrder(size_t i, int tier, std::optional<Found>& best) {
+    const Leaf& leaf = leaves_[i];
+    const std::span<const int64_t> dims = leaf.tiles->dimensions();
+    std::vector<int64_t> nonOne;
+    for (int64_t d : dims) {
+      if (d > 1) nonOne.push_back(d);
+    }
+    std::vector<int> sigma(nonOne.size());
+    for (size_t k = 0; k < sigma.size(); ++k) sigma[k] = static_cast<int>(k);
+    for (size_t count = 0; count < kMaxDimOrders; ++count) {
+      if (count > 0 && !std::next_permutation(sigma.begin(), sigma.end())) break;
+      const bool identity = count == 0;
+      if (tier == 2 && !identity) break;
+      if (tier == 3 && identity) continue;
+      if (!charge()) return false;
+      const std::span<const int64_t> list = listOf(i, listBuffer_);
+      candidate_.resize(static_cast<size_t>(n_));
+      if (identity) {
+        std::copy(list.begin(), list.end(), candidate_.begin());
+      } else {
+        // The leaf reads, in the candidate order, as the iota whose reshape
+        // is its tile dims in order sigma: reshape[j] = nonOne[sigma[j]],
+        // and tile dim k is reshape dim sigma^-1(k).
+        std::vector<int64_t> reshape(nonOne.size());
+        std::vector<int> perm(nonOne.size());
+        for (size_t j = 0; j < sigma.size(); ++j) {
+          reshape[j] = nonOne[static_cast<size_t>(sigma[j])];
+          perm[static_cast<size_t>(sigma[j])] = static_cast<int>(j);
+        }
+        auto iota = IotaTileAssignment::create(dims, reshape, perm);
+        if (!iota.has_value()) continue;
+        iota->materialize(readBuffer_);
+        for (size_t f = 0; f < readBuffer_.size(); ++f) {
+          candidate_[static_cast<size_t>(readBuffer_[f])] = list[f];
+        }
+      }
+      if (isIdentity(candidate_)) continue;  // the iota order: tier 1
+      // Each distinct order once.
+      // Each distinct order once (orders are remembered while they fit in
+      // kMaxRemembered entries; a repeat beyond that is only tried again).
+      const uint64_t h = hashOrder(candidate_);
+      bool repeat = false;
+      for (const auto& [hash, order] : seen_) {
+        if (hash == h && order == candidate_) repeat = true;
+      }
+      if (repeat) continue;
+      if (!tryCandidate(best)) return false;
+      if ((seen_.size() + 1) * candidate_.size() <= kMaxRemembered) {
+        seen_.emplace_back(h, candidate_);
+      }
+    }
+    return true;
+  }
+
+  // Tries candidate_ on the subset; false when the budget ran out.
+  bool tryCandidate(std::optional<Found>& best) {
+    inverse_.resize(candidate_.size());
+    for (size_t k = 0; k < candidate_.size(); ++k) {
+      inverse_[static_cast<size_t>(candidate_[k])] = static_cast<int64_t>(k);
+    }
+    std::vector<int64_t> axes;
+    for (size_t pos = 0; pos < checkOrder_.size(); ++pos) {
+      const size_t i = checkOrder_[pos];
+      if (!charge()) return false;
+      const std::span<const int64_t> list = listOf(i, listBuffer_);
+      auto localMesh = localMeshOf(findIotaFormBy(
+          leaves_[i].tiles->dimensions(), n_,
+          [&](int64_t f) { return inverse_[static_cast<size_t>(list[static_cast<size_t>(f)])]; }));
+      if (!localMesh) {
+        // The leaf that failed is checked first next time.
+        std::rotate(checkOrder_.begin(), checkOrder_.begin() + static_cast<std::ptrdiff_t>(pos),
+                    checkOrder_.begin() + static_cast<std::ptrdiff_t>(pos) + 1);
+        return true;
+      }
+      fold(axes, *localMesh);
+    }
+    axes = finish(std::move(axes));
+    if (!best || better(axes, best->axes)) best = Found{std::move(axes), candidate_};
+    return true;
+  }
+
+  // Fewer axes, then larger ones (sizes sorted descending, compared
+  // lexicographically); ties keep the earlier candidate.
+  static bool better(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    if (a.size() != b.size()) return a.size() < b.size();
+    std::vector<int64_t> sa = a, sb = b;
+    std::sort(sa.rbegin(), sa.rend());
+    std::sort(sb.rbegin(), sb.rend());
+    return sa > sb;
+  }
+
+  static constexpr size_t kMaxRemembered = size_t{1} << 22;
+
+  std::span<const Leaf> leaves_;
+  int64_t n_;
+  int64_t budget_ = kSearchBudget;
+  bool exhausted_ = false;
+  std::vector<size_t> checkOrder_;
+  std::vector<int64_t> candidate_, inverse_, listBuffer_, readBuffer_;
+  std::vector<std::pair<uint64_t, std::vector<int64_t>>> seen_;
+};
+}  // namespace
+
+std::optional<IotaTileAssignment> findIotaForm(std::span<const int64_t> dims,
+                                               std::span<const int64_t> devices) {
+  return findIotaFormBy(dims, static_cast<int64_t>(devices.size()),
+                        [&](int64_t f) { return devices[static_cast<size_t>(f)]; });
 }
 
 Result<TileAssignment> meshLinearTileAssignment(const TileAssignment& tiles, sdy::MeshAttr mesh) {
@@ -227,62 +416,80 @@ Result<sdy::MeshAttr> inferAnyOrderMesh(sdy::Context& ctx,
                            " and " + std::to_string(count) + " devices");
     }
   }
-  // The search reads every list; an iota too large to list is refused here
-  // rather than by the first devices() call.
+  // The search lists device orders; more devices than can be listed are
+  // refused up front.
   if (n > hlo::kMaxMaterializedDevices) {
     return makeError(ErrorCode::kUnsupported,
                      "no single mesh for the tiled shardings: " + std::to_string(n) +
                          " devices are too many to search device orders (at most " +
                          std::to_string(hlo::kMaxMaterializedDevices) + ")");
   }
-  std::vector<std::span<const int64_t>> lists;
-  lists.reserve(tiledLeaves.size());
+
+  // The distinct tile assignments, in input order of first occurrence. An
+  // iota is never listed here (its identity-order analysis needs no list).
+  std::vector<Leaf> leaves;
+  std::unordered_map<uint64_t, std::vector<size_t>> byHash;
   for (const HloSharding* leaf : tiledLeaves) {
-    SB_ASSIGN_OR_RETURN(std::span<const int64_t> devices, leaf->tileAssignment().devices());
-    if (!isPermutation(devices)) {
-      return makeError(ErrorCode::kUnsupported,
-                       "sharding " + leaf->toString() + " does not use each of the devices 0.." +
-                           std::to_string(n - 1) + " exactly once");
+    const TileAssignment& tiles = leaf->tileAssignment();
+    uint64_t h = 0;
+    for (int64_t d : tiles.dimensions()) h = mix(h, static_cast<uint64_t>(d));
+    std::span<const int64_t> list;
+    if (const auto& iota = tiles.iotaForm()) {
+      h = mix(h, 1);
+      for (int64_t d : iota->reshapeDims()) h = mix(h, static_cast<uint64_t>(d));
+      for (int p : iota->transposePerm()) h = mix(h, static_cast<uint64_t>(p));
+    } else {
+      SB_ASSIGN_OR_RETURN(list, tiles.devices());
+      if (!isPermutation(list)) {
+        return makeError(ErrorCode::kUnsupported,
+                         "sharding " + leaf->toString() + " does not use each of the devices 0.." +
+                             std::to_string(n - 1) + " exactly once");
+      }
+      h = mix(h, 2);
+      h = mix(h, hashOrder(list));
     }
-    lists.push_back(devices);
+    std::vector<size_t>& same = byHash[h];
+    bool repeat = false;
+    for (size_t k : same) repeat = repeat || *leaves[k].tiles == tiles;
+    if (repeat) continue;
+    same.push_back(leaves.size());
+    Leaf entry{leaf, &tiles, list, std::nullopt};
+    entry.iotaLocalMesh = tiles.isIota() ? localMeshOf(tiles.iotaForm())
+                                         : localMeshOf(findIotaForm(tiles.dimensions(), list));
+    leaves.push_back(std::move(entry));
   }
 
-  // The iota order first (an empty span), then each distinct leaf order.
-  std::vector<std::span<const int64_t>> orders(1);
-  for (std::span<const int64_t> list : lists) {
-    if (isIdentity(list)) continue;
-    bool seen = false;
-    for (size_t i = 1; i < orders.size() && !seen; ++i) {
-      seen = std::equal(list.begin(), list.end(), orders[i].begin(), orders[i].end());
-    }
-    if (!seen) orders.push_back(list);
-  }
-  std::vector<size_t> all(tiledLeaves.size());
+  OrderSearch search(leaves, n);
+  std::vector<size_t> all(leaves.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  size_t failedUnderIota = 0;
-  for (size_t i = 0; i < orders.size(); ++i) {
-    Attempt attempt = tryOrder(tiledLeaves, lists, all, orders[i]);
-    if (attempt.ok) return buildMesh(ctx, attempt.axes, orders[i]);
-    if (i == 0) failedUnderIota = attempt.failedLeaf;
-  }
+  if (auto found = search.run(all)) return buildMesh(ctx, found->axes, found->order);
+  const std::string budgetError =
+      "no single mesh found for the tiled shardings within the search budget of " +
+      std::to_string(kSearchBudget) + " device reads";
+  if (search.exhausted()) return makeError(ErrorCode::kUnsupported, budgetError);
 
-  // Name a pair: the first leaf the iota order fails on, and the first leaf
-  // its own order fails on; claim a conflict only if neither of their
-  // orders (nor the iota order) serves the two of them.
-  const size_t b = failedUnderIota;
-  const size_t a = tryOrder(tiledLeaves, lists, all, lists[b]).failedLeaf;
-  const size_t pair[] = {std::min(a, b), std::max(a, b)};
-  if (a != b && !tryOrder(tiledLeaves, lists, pair, lists[a]).ok) {
+  // Name a pair: the first leaf that is no factorable iota in the iota
+  // order (there is one, or the iota order would have served), and the
+  // first other leaf that no order searched for the two of them serves.
+  size_t b = 0;
+  while (b < leaves.size() && leaves[b].iotaLocalMesh) ++b;
+  for (size_t j = 0; j < leaves.size() && b < leaves.size(); ++j) {
+    if (j == b) continue;
+    const size_t pair[] = {std::min(b, j), std::max(b, j)};
+    if (search.run(pair)) continue;
+    if (search.exhausted()) return makeError(ErrorCode::kUnsupported, budgetError);
     return makeError(ErrorCode::kUnsupported,
-                     "no single mesh for shardings " + tiledLeaves[pair[0]]->toString() + " and " +
-                         tiledLeaves[pair[1]]->toString() +
-                         ": no device order tried (the iota order or the order of either "
-                         "sharding) lists both as factorable iotas");
+                     "no single mesh for shardings " + leaves[pair[0]].sharding->toString() +
+                         " and " + leaves[pair[1]].sharding->toString() +
+                         ": no device order tried (the iota order or the order of either sharding) "
+                         "lists both as factorable iotas, nor does either one's device list "
+                         "read along its tile dims in another order");
   }
   return makeError(ErrorCode::kUnsupported,
-                   "no single mesh for the tiled shardings: no device order tried (the iota "
-                   "order or the order of one of the shardings) lists all of them as "
-                   "factorable iotas");
+                   "no single mesh for the tiled shardings: no device order searched lists all "
+                   "of them as factorable iotas, although " +
+                       leaves[std::min(b, leaves.size() - 1)].sharding->toString() +
+                       " fits each of the others alone");
 }
 
 }  // namespace shardbridge::convert

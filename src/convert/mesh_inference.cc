@@ -1,15 +1,19 @@
 #include "shardbridge/convert/mesh_inference.h"
 
 #include <algorithm>
+#include <map>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "shardbridge/convert/factorization.h"
+#include "shardbridge/convert/import.h"
 #include "shardbridge/hlo/named_sharding.h"
 
 namespace shardbridge::convert {
@@ -44,6 +48,60 @@ Result<sdy::MeshAttr> meshFromNamed(sdy::Context& ctx, const hlo::Mesh& mesh) {
   return sdy::MeshAttr::get(ctx, axes, ids);
 }
 
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+// A hash of a tile assignment for finding repeats (equal assignments hash
+// equally; an iota is hashed by its form, never listed).
+uint64_t hashTiles(const hlo::TileAssignment& tiles) {
+  uint64_t h = 0;
+  for (int64_t d : tiles.dimensions()) h = mix(h, static_cast<uint64_t>(d));
+  if (const auto& iota = tiles.iotaForm()) {
+    for (int64_t d : iota->reshapeDims()) h = mix(h, static_cast<uint64_t>(d));
+    for (int p : iota->transposePerm()) h = mix(h, static_cast<uint64_t>(p));
+    return mix(h, 1);
+  }
+  auto devices = tiles.devices();
+  if (devices.has_value()) {
+    for (int64_t d : *devices) h = mix(h, static_cast<uint64_t>(d));
+  }
+  return mix(h, 2);
+}
+
+std::vector<const HloSharding*> leavesOf(const HloSharding& sharding) {
+  std::vector<const HloSharding*> leaves;
+  if (sharding.isTuple()) {
+    for (const HloSharding& element : sharding.tupleElements()) leaves.push_back(&element);
+  } else {
+    leaves.push_back(&sharding);
+  }
+  return leaves;
+}
+
+int64_t ownRank(const HloSharding& leaf) {
+  if (leaf.kind() == HloSharding::Kind::kTiled) return leaf.tiledDataRank();
+  if (leaf.isNamed()) return static_cast<int64_t>(leaf.namedSharding()->dimShardings().size());
+  return 0;
+}
+
+// The mesh inferModuleMesh gives for `leaves`, when every one of them
+// imports onto it.
+Result<sdy::MeshAttr> meshServingAll(sdy::Context& ctx, std::span<const HloSharding> leaves,
+                                     const AnyOrderOptions& anyOrder) {
+  SB_ASSIGN_OR_RETURN(InferredMeshes inferred, inferModuleMesh(ctx, leaves, anyOrder));
+  const std::map<int64_t, std::string> singleDevice(inferred.singleDevice.begin(),
+                                                    inferred.singleDevice.end());
+  const sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, "mesh");
+  for (const HloSharding& leaf : leaves) {
+    auto imported = convertToSdySharding(ctx, leaf, inferred.mesh, ref, singleDevice,
+                                         ownRank(leaf), false, anyOrder);
+    if (!imported.has_value()) return std::move(imported).error();
+  }
+  return inferred.mesh;
+}
+
 }  // namespace
 
 Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
@@ -65,6 +123,7 @@ Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
   std::vector<const HloSharding*> tiledLeaves;
   std::optional<Error> upstreamError;
   bool countsDiffer = false;
+  std::unordered_map<uint64_t, std::vector<const HloSharding*>> folded;
   for (const HloSharding* leaf : leaves) {
     if (leaf->isSingleDevice()) {
       if (auto device = leaf->uniqueDevice()) singleDevices.insert(*device);
@@ -80,6 +139,17 @@ Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
     tiledLeaves.push_back(leaf);
     // After the first failure only the V3 and single-device scan goes on.
     if (upstreamError) continue;
+    // A repeat of a tile assignment already folded changes nothing.
+    {
+      const hlo::TileAssignment& tiles = leaf->tileAssignment();
+      std::vector<const HloSharding*>& same = folded[hashTiles(tiles)];
+      bool repeat = false;
+      for (const HloSharding* other : same) {
+        repeat = repeat || other->tileAssignment() == tiles;
+      }
+      if (repeat) continue;
+      same.push_back(leaf);
+    }
     auto analyzed = analyzeTileAssignment(leaf->tileAssignment());
     if (!analyzed.has_value()) {
       upstreamError = std::move(analyzed).error();
@@ -142,6 +212,73 @@ Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
       meshAxes.push_back(sdy::MeshAxisAttr::get(ctx, "_axis_" + std::to_string(i), axes[i]));
     }
     result.mesh = sdy::MeshAttr::get(ctx, meshAxes);
+  }
+  for (int64_t device : singleDevices) {
+    result.singleDevice.emplace_back(device, "single_device_" + std::to_string(device));
+  }
+  return result;
+}
+
+Result<GroupedMeshes> inferModuleMeshes(sdy::Context& ctx,
+                                        std::span<const hlo::HloSharding> shardings,
+                                        const AnyOrderOptions& anyOrder) {
+  struct Group {
+    std::vector<HloSharding> leaves;  // distinct, in order of arrival
+    std::unordered_set<std::string> keys;
+    sdy::MeshAttr mesh;
+  };
+  std::vector<Group> groups;
+  GroupedMeshes result;
+  std::set<int64_t> singleDevices;
+  for (size_t i = 0; i < shardings.size(); ++i) {
+    std::vector<std::string> keys;
+    std::vector<HloSharding> leaves;
+    for (const HloSharding* leaf : leavesOf(shardings[i])) {
+      if (leaf->isSingleDevice()) {
+        if (auto device = leaf->uniqueDevice()) singleDevices.insert(*device);
+      }
+      std::string key = leaf->toString();
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      keys.push_back(std::move(key));
+      leaves.push_back(*leaf);
+    }
+    bool placed = false;
+    for (size_t g = 0; g < groups.size() && !placed; ++g) {
+      Group& group = groups[g];
+      std::vector<HloSharding> joined = group.leaves;
+      std::vector<size_t> fresh;
+      for (size_t k = 0; k < keys.size(); ++k) {
+        if (group.keys.count(keys[k]) == 0) {
+          fresh.push_back(k);
+          joined.push_back(leaves[k]);
+        }
+      }
+      if (!fresh.empty()) {
+        auto mesh = meshServingAll(ctx, joined, anyOrder);
+        if (!mesh.has_value()) continue;
+        group.mesh = *mesh;
+        group.leaves = std::move(joined);
+        for (size_t k : fresh) group.keys.insert(keys[k]);
+      }
+      result.meshOf.push_back(g);
+      placed = true;
+    }
+    if (placed) continue;
+    auto mesh = meshServingAll(ctx, leaves, anyOrder);
+    if (!mesh.has_value()) {
+      Error error = std::move(mesh).error();
+      error.message = "sharding " + std::to_string(i + 1) + " (" + shardings[i].toString() +
+                      "): " + error.message;
+      return error;
+    }
+    Group group{std::move(leaves), {}, *mesh};
+    for (std::string& key : keys) group.keys.insert(std::move(key));
+    result.meshOf.push_back(groups.size());
+    groups.push_back(std::move(group));
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    result.meshes.emplace_back(g == 0 ? std::string("mesh") : "mesh_" + std::to_string(g),
+                               groups[g].mesh);
   }
   for (int64_t device : singleDevices) {
     result.singleDevice.emplace_back(device, "single_device_" + std::to_string(device));

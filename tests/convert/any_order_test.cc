@@ -187,6 +187,29 @@ const ModuleRow kModuleRows[] = {
      R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2, "_axis_2"=2], device_ids=[0, 1, 2, 3, 6, 7, 4, 5]>)",
      {R"(#sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}, {"_axis_2"}]>)",
       R"(#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1", "_axis_2"}]>)"}},
+    {"derived: ring order cut [4,2], transposed [2,4] (mesh indices x-major 0,2,4,6 are "
+     "devices 0,2,6,4) and flattened: the first one's own order serves all",
+     {"{devices=[4,2]0,1,2,3,6,7,4,5}", "{devices=[2,4]0,2,6,4,1,3,7,5}",
+      "{devices=[8]0,1,2,3,6,7,4,5}", "{replicated}"},
+     R"(sdy.mesh @mesh = <["_axis_0"=4, "_axis_1"=2], device_ids=[0, 1, 2, 3, 6, 7, 4, 5]>)",
+     {R"(#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}]>)",
+      R"(#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>)",
+      R"(#sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}]>)", R"(#sdy.sharding<@mesh, []>)"}},
+    {"derived: a transposed V1 list beside plain iotas of ranks 1 and 2: the iota order",
+     {"{devices=[2,2]0,2,1,3}", "{devices=[4]<=[4]}",
+      "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"},
+     R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>)",
+     {R"(#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>)",
+      R"(#sdy.sharding<@mesh, [{"_axis_0", "_axis_1"}]>)",
+      R"(#sdy.sharding<@mesh, [{"_axis_0"}, {}]>)"}},
+    {"derived: a mesh a=2,b=3,c=2 with order Q=[0..5,9,10,11,6,7,8] exported as (c,b,a), "
+     "(b,(c,a)) and (a,b,c): in the first one's order the axes are c,b,a",
+     {"{devices=[2,3,2]0,9,2,11,4,7,1,10,3,6,5,8}", "{devices=[3,4]0,9,1,10,2,11,3,6,4,7,5,8}",
+      "{devices=[12]0,1,2,3,4,5,9,10,11,6,7,8}"},
+     R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=3, "_axis_2"=2], device_ids=[0, 9, 2, 11, 4, 7, 1, 10, 3, 6, 5, 8]>)",
+     {R"(#sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1"}, {"_axis_2"}]>)",
+      R"(#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0", "_axis_2"}]>)",
+      R"(#sdy.sharding<@mesh, [{"_axis_2", "_axis_1", "_axis_0"}]>)"}},
     {"facts §5.5 ex 1: where upstream succeeds nothing changes",
      {"{devices=[4,8]<=[8,4]T(1,0)}", "{devices=[1,2,16]<=[32] last_tile_dim_replicate}"},
      R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4, "_axis_2"=4]>)",
@@ -196,14 +219,14 @@ const ModuleRow kModuleRows[] = {
      {"{devices=[2,2]0,1,2,3}", "{devices=[2,2]0,1,3,2}"},
      "no single mesh for shardings {devices=[2,2]0,1,2,3} and {devices=[2,2]0,1,3,2}: no device "
      "order tried (the iota order or the order of either sharding) lists both as factorable "
-     "iotas",
+     "iotas, nor does either one's device list read along its tile dims in another order",
      {}},
     {"derived: replicated leaves take no part; named: the non-iota list, then the first leaf "
      "its order fails on",
      {"{devices=[2,2]0,1,3,2}", "{replicated}", "{devices=[4]<=[4]}"},
      "no single mesh for shardings {devices=[2,2]0,1,3,2} and {devices=[4]<=[4]}: no device "
      "order tried (the iota order or the order of either sharding) lists both as factorable "
-     "iotas",
+     "iotas, nor does either one's device list read along its tile dims in another order",
      {}},
     {"derived: different device counts keep upstream's error (mesh_inference.h)",
      {"{devices=[4]<=[4]}", "{devices=[8]<=[8]}"},
@@ -250,6 +273,54 @@ TEST(AnyOrder, ModuleInference) {
       EXPECT_TRUE(*exported == inputs[i]) << exported->toString() << " vs " << row.shardings[i];
     }
   }
+}
+
+// mesh_inference.h inferModuleMeshes: greedy groups in input order.
+TEST(AnyOrder, MeshPerGroup) {
+  sdy::Context ctx;
+  std::vector<HloSharding> inputs;
+  // The identity, a swapped pair (no common order with it), replicated, a
+  // [4] list in the swapped order (fits the second group only: in the
+  // identity order it is no iota), another device count.
+  for (const char* text : {"{devices=[2,2]0,1,2,3}", "{devices=[2,2]0,1,3,2}", "{replicated}",
+                           "{devices=[4]0,1,3,2}", "{devices=[8]<=[8]}", "{maximal device=5}"}) {
+    inputs.push_back(parseHlo(text));
+  }
+  auto grouped = inferModuleMeshes(ctx, inputs, kAnyOrder);
+  ASSERT_TRUE(grouped.has_value()) << grouped.error().message;
+  ASSERT_EQ(grouped->meshes.size(), 3u);
+  std::vector<std::string> printed;
+  for (const auto& [name, mesh] : grouped->meshes) {
+    printed.push_back(sdy::printMeshSymbol(sdy::MeshSymbol{name, mesh}));
+  }
+  EXPECT_EQ(printed, (std::vector<std::string>{
+                         R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>)",
+                         R"(sdy.mesh @mesh_1 = <["_axis_0"=2, "_axis_1"=2], device_ids=[0, 1, 3, 2]>)",
+                         R"(sdy.mesh @mesh_2 = <["_axis_0"=8]>)"}));
+  EXPECT_EQ(grouped->meshOf, (std::vector<size_t>{0, 1, 0, 1, 2, 0}));
+  ASSERT_EQ(grouped->singleDevice.size(), 1u);
+  EXPECT_EQ(grouped->singleDevice[0].second, "single_device_5");
+  // Every tiled input exports back to itself from its group's mesh.
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].isTiled()) continue;
+    const auto& [name, mesh] = grouped->meshes[grouped->meshOf[i]];
+    const sdy::MeshAttr m = mesh;
+    auto imported = convertToSdySharding(ctx, inputs[i], m, sdy::MeshOrRef::ref(ctx, name), {},
+                                         inputs[i].tiledDataRank(), false, kAnyOrder);
+    ASSERT_TRUE(imported.has_value()) << imported.error().message;
+    auto exported = convertToHloSharding(*imported, [&](std::string_view n) {
+      return n == name ? m : sdy::MeshAttr();
+    });
+    ASSERT_TRUE(exported.has_value()) << exported.error().message;
+    EXPECT_TRUE(*exported == inputs[i]) << exported->toString();
+  }
+  // One group is inferModuleMesh's mesh.
+  const HloSharding pair[] = {parseHlo("{devices=[2,3]<=[6]}"), parseHlo("{devices=[3,2]<=[6]}")};
+  auto one = inferModuleMeshes(ctx, pair, kAnyOrder);
+  ASSERT_TRUE(one.has_value());
+  ASSERT_EQ(one->meshes.size(), 1u);
+  EXPECT_EQ(sdy::printMesh(one->meshes[0].second), R"(#sdy.mesh<["_axis_0"=6]>)");
+  EXPECT_EQ(one->meshOf, (std::vector<size_t>{0, 0}));
 }
 
 TEST(AnyOrder, ModuleInferenceWithoutTheOptionKeepsUpstreamsError) {

@@ -61,34 +61,30 @@ Result<hlo::TileAssignment> meshLinearTileAssignment(const hlo::TileAssignment& 
 
 // Returns one mesh on which every one of `tiledLeaves` (tiled HloShardings
 // over more than one device, in module order) can be imported, for the
-// modules upstream aborts on. A deterministic search over device orders:
-// first the iota order, then the device order of each leaf in input order
-// (each distinct order once). The first order under which every leaf's
-// devices form an iota with a factorisation wins; its axes `_axis_0, ...`
-// are the coarsest common refinement of the leaves' local meshes, or one
-// axis over all devices when they have none (sub-axes then serve each
-// leaf). So iota meshes come first; a single leaf gets its tile dims as
-// axes (size-1 dims skipped, subgroup dims included) and its device list as
-// device_ids.
+// modules upstream aborts on. A deterministic search over candidate device
+// orders in three tiers (docs/import.md): the iota order; each distinct
+// leaf's own device list; each distinct leaf's list re-read along its non-1
+// tile dims in another order (at most 24 per leaf). An order serves when
+// every leaf is a factorable iota in it; the axes `_axis_0, ...` are the
+// coarsest common refinement of the local meshes, or one axis over all
+// devices when there is none. The first tier with a serving order wins;
+// within it fewest axes, then largest (sorted descending), then earliest.
+// Guarantee: a mesh is found whenever some order serves all leaves and
+// shows at least one of them as the iota of its tile dims in some order.
+// Cost: at most 1 + 24 D candidates for D distinct leaves, each charged
+// against a budget of 2^30 device reads (error when exhausted); O(n) memory.
 //   {devices=[2,3]<=[6]}, {devices=[3,2]<=[6]}  -> <["_axis_0"=6]>
-//   {devices=[2,2]0,2,1,3}                      -> <["_axis_0"=2, "_axis_1"=2]>
 //   {devices=[4,2]0,1,2,3,6,7,4,5}
 //       -> <["_axis_0"=4, "_axis_1"=2], device_ids=[0, 1, 2, 3, 6, 7, 4, 5]>
-// Errors (kUnsupported), naming the conflicting shardings in input order:
-//   leaves over different device counts: `no single mesh for shardings
-//   {devices=[4]<=[4]} and {devices=[8]<=[8]}: they use 4 and 8 devices`;
-//   a leaf whose devices are not [0, n) once each;
-//   no order serving all: `no single mesh for shardings {devices=[2,2]0,1,2,3}
-//   and {devices=[2,2]0,1,3,2}: no device order tried (the iota order or
-//   the order of either sharding) lists both as factorable iotas` — the
-//   pair is the first leaf the iota order fails on and the first leaf that
-//   leaf's own order fails on; when the order of the other one serves the
-//   two of them, no pair is named: `no single mesh for the tiled shardings:
-//   no device order tried (the iota order or the order of one of the
-//   shardings) lists all of them as factorable iotas`;
-//   more devices than hlo::kMaxMaterializedDevices (the lists are needed).
-// The search is not exhaustive (orders that are no leaf's own are not
-// tried) and costs O(distinct orders x leaves x devices).
+// Errors (kUnsupported): leaves over different device counts; a leaf whose
+// devices are not [0, n) once each; more than kMaxMaterializedDevices
+// devices; the budget; no order serving all: `no single mesh for shardings
+// {devices=[2,2]0,1,2,3} and {devices=[2,2]0,1,3,2}: no device order tried
+// (the iota order or the order of either sharding) lists both as factorable
+// iotas, nor does either one's device list read along its tile dims in
+// another order` (the first leaf no factorable iota in the iota order, and
+// the first other leaf the pair search fails with), or, when every such
+// pair has a mesh, `no single mesh for the tiled shardings: ...`.
 Result<sdy::MeshAttr> inferAnyOrderMesh(sdy::Context& ctx,
                                         std::span<const hlo::HloSharding* const> tiledLeaves);
 

@@ -70,4 +70,38 @@ Result<InferredMeshes> inferModuleMesh(sdy::Context& ctx,
                                        std::span<const hlo::HloSharding> shardings,
                                        const AnyOrderOptions& anyOrder = {});
 
+// The meshes of a module whose shardings need more than one (issue 4 item
+// 4c, beyond upstream): `meshes[g]` is named `mesh` for g = 0, else
+// `mesh_<g>`, and input sharding i is imported onto `meshes[meshOf[i]]`
+// (a tuple's leaves share one). Single-device leaves still use
+// `singleDevice` (all groups together, ascending).
+struct GroupedMeshes {
+  std::vector<std::pair<std::string, sdy::MeshAttr>> meshes;
+  std::vector<size_t> meshOf;
+  std::vector<std::pair<int64_t, std::string>> singleDevice;
+};
+
+// Groups `shardings` greedily in input order: sharding i joins the first
+// group g such that inferModuleMesh (with `anyOrder`) over the distinct
+// leaves of g's members and of i succeeds and every one of those leaves
+// imports onto the mesh it gives (convertToSdySharding with `anyOrder`, at
+// its own rank: a tiled leaf's data rank, a V3 leaf's dim count, else 0);
+// that mesh becomes g's. Otherwise i starts a new group with the mesh
+// inferModuleMesh gives for it alone. So one group gives exactly
+// inferModuleMesh's mesh; the result depends only on the inputs and their
+// order. Shardings without tiled leaves (replicated, maximal, ...) join the
+// first group. No input gives no group.
+//   {devices=[2,2]0,1,2,3}, {devices=[2,2]0,1,3,2}, {replicated}
+//   -> meshes mesh = <["_axis_0"=2, "_axis_1"=2]>,
+//             mesh_1 = <["_axis_0"=2, "_axis_1"=2], device_ids=[0, 1, 3, 2]>;
+//      meshOf {0, 1, 0}
+// Cost: one inferModuleMesh and one import per distinct leaf of the group
+// for each new distinct leaf tried against it (quadratic in the distinct
+// leaves of a group; repeats of a leaf already in the group join at once).
+// Error: a sharding that fits no mesh even alone (its error prefixed with
+// `sharding <i> (<text>): `, i counting from 1).
+Result<GroupedMeshes> inferModuleMeshes(sdy::Context& ctx,
+                                        std::span<const hlo::HloSharding> shardings,
+                                        const AnyOrderOptions& anyOrder = {});
+
 }  // namespace shardbridge::convert
