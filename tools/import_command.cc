@@ -10,6 +10,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "json_forms.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
 #include "shardbridge/convert/import.h"
@@ -28,6 +29,7 @@ struct ImportOptions {
   std::vector<std::string> meshes;  // at most one
   bool openDims = false;
   bool meshPerGroup = false;
+  bool json = false;
   std::optional<int64_t> rank;
   std::vector<std::string> inputs;
 };
@@ -50,7 +52,52 @@ std::vector<const hlo::HloSharding*> leavesOf(const hlo::HloSharding& s) {
   return leaves;
 }
 
+// One imported input: its sdy form (a sharding, or one per tuple element).
+struct Imported {
+  std::string text;
+  std::vector<sdy::TensorShardingAttr> shardings;
+  bool perValue = false;
+};
+
+// The --json document: the meshes printed, then one entry per input.
+std::string importJson(const std::vector<sdy::MeshSymbol>& symbols,
+                       const std::vector<hlo::HloSharding>& inputs,
+                       const std::vector<Imported>& results) {
+  JsonWriter w;
+  w.beginObject();
+  w.key("meshes").beginArray();
+  for (const sdy::MeshSymbol& symbol : symbols) {
+    w.beginObject();
+    w.key("name").value(symbol.name);
+    w.key("text").value(sdy::printMeshSymbol(symbol));
+    w.key("mesh");
+    writeMeshJson(w, symbol.mesh);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("shardings").beginArray();
+  for (size_t i = 0; i < results.size(); ++i) {
+    w.beginObject();
+    w.key("input");
+    writeHloShardingJson(w, inputs[i]);
+    w.key("text").value(results[i].text);
+    if (results[i].perValue) {
+      w.key("shardings").beginArray();
+      for (sdy::TensorShardingAttr s : results[i].shardings) writeTensorShardingJson(w, s);
+      w.endArray();
+    } else {
+      w.key("sharding");
+      writeTensorShardingJson(w, results[i].shardings[0]);
+    }
+    w.endObject();
+  }
+  w.endArray();
+  w.endObject();
+  return w.finish();
+}
+
 int runImport(const ImportOptions& options) {
+  setJsonOutput(options.json);
   sdy::Context ctx;
   std::vector<NamedMesh> meshes;
   if (int rc = parseMeshOptions(ctx, options.meshes, "import", meshes)) return rc;
@@ -66,7 +113,8 @@ int runImport(const ImportOptions& options) {
     shardings.push_back(std::move(*s));
   }
 
-  std::string out;
+  // The mesh lines to print (none with --mesh), in order.
+  std::vector<sdy::MeshSymbol> symbols;
   // The mesh (and its symbol name) of each input.
   std::vector<sdy::MeshAttr> meshOf(shardings.size());
   std::vector<std::string> meshNameOf(shardings.size(), "mesh");
@@ -74,7 +122,7 @@ int runImport(const ImportOptions& options) {
   auto printSingleDevices = [&](const std::vector<std::pair<int64_t, std::string>>& devices) {
     for (const auto& [id, name] : devices) {
       int64_t ids[] = {id};
-      out += sdy::printMeshSymbol(sdy::MeshSymbol{name, sdy::MeshAttr::get(ctx, {}, ids)}) + "\n";
+      symbols.push_back(sdy::MeshSymbol{name, sdy::MeshAttr::get(ctx, {}, ids)});
       singleDevice[id] = name;
     }
   };
@@ -93,7 +141,7 @@ int runImport(const ImportOptions& options) {
     auto grouped = convert::inferModuleMeshes(ctx, shardings, kAnyOrder);
     if (!grouped) return reportError(grouped.error(), "", "<input>");
     for (const auto& [name, mesh] : grouped->meshes) {
-      out += sdy::printMeshSymbol(sdy::MeshSymbol{name, mesh}) + "\n";
+      symbols.push_back(sdy::MeshSymbol{name, mesh});
     }
     printSingleDevices(grouped->singleDevice);
     for (size_t i = 0; i < shardings.size(); ++i) {
@@ -112,11 +160,12 @@ int runImport(const ImportOptions& options) {
       }
       return reportError(error, "", "<input>");
     }
-    out += sdy::printMeshSymbol(sdy::MeshSymbol{"mesh", inferred->mesh}) + "\n";
+    symbols.push_back(sdy::MeshSymbol{"mesh", inferred->mesh});
     printSingleDevices(inferred->singleDevice);
     for (size_t i = 0; i < shardings.size(); ++i) meshOf[i] = inferred->mesh;
   }
 
+  std::vector<Imported> results;
   for (size_t i = 0; i < shardings.size(); ++i) {
     const hlo::HloSharding& s = shardings[i];
     const sdy::MeshAttr mesh = meshOf[i];
@@ -128,7 +177,9 @@ int runImport(const ImportOptions& options) {
       auto imported = convert::convertToSdyShardingPerValue(ctx, s, mesh, ref, singleDevice, ranks,
                                                             options.openDims, kAnyOrder);
       if (imported) {
-        out += sdy::printTensorShardingPerValue(*imported) + "\n";
+        std::span<const sdy::TensorShardingAttr> leaves = imported->shardings();
+        results.push_back(Imported{sdy::printTensorShardingPerValue(*imported),
+                                   {leaves.begin(), leaves.end()}, true});
         continue;
       }
       error = imported.error();
@@ -137,7 +188,7 @@ int runImport(const ImportOptions& options) {
                                                     options.rank.value_or(ownRank(s)),
                                                     options.openDims, kAnyOrder);
       if (imported) {
-        out += sdy::printTensorSharding(*imported) + "\n";
+        results.push_back(Imported{sdy::printTensorSharding(*imported), {*imported}, false});
         continue;
       }
       error = imported.error();
@@ -147,6 +198,13 @@ int runImport(const ImportOptions& options) {
     return reportError(error, "", "<input>");
   }
   // Written only when every input imported.
+  if (options.json) {
+    writeStdout(importJson(symbols, shardings, results));
+    return 0;
+  }
+  std::string out;
+  for (const sdy::MeshSymbol& symbol : symbols) out += sdy::printMeshSymbol(symbol) + "\n";
+  for (const Imported& result : results) out += result.text + "\n";
   writeStdout(out);
   return 0;
 }
@@ -164,6 +222,9 @@ void registerImportCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--mesh-per-group", options->meshPerGroup,
                 "Without --mesh: when no single mesh serves every input, infer one mesh per "
                 "compatible group (@mesh, @mesh_1, ...; greedy in input order)");
+  cmd->add_flag("--json", options->json,
+                "Print the meshes and the imported shardings as one JSON document\n"
+                "(docs/json.md)");
   auto* rank = cmd->add_option_function<int64_t>(
       "--rank", [options](int64_t r) { options->rank = r; },
       "Tensor rank of every input (default: a tiled input's data rank, else 0)");

@@ -136,7 +136,7 @@ void writeTensorShardingJson(JsonWriter& w, sdy::TensorShardingAttr sharding) {
   }
   w.key("dims").beginArray();
   for (sdy::DimensionShardingAttr dim : sharding.dimShardings()) {
-    w.beginObject();
+    w.beginObject(JsonWriter::kInline);
     w.key("axes");
     writeAxisList(w, dim.axes());
     w.key("closed").value(dim.isClosed());
