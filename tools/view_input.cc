@@ -1,0 +1,83 @@
+#include "view_input.h"
+
+#include <variant>
+
+#include "cli_util.h"
+#include "mesh_args.h"
+#include "shardbridge/proto/sharding_input.h"
+#include "shardbridge/sdy/text.h"
+#include "shardbridge/sdy/verifier.h"
+
+namespace shardbridge::tools {
+namespace {
+
+// sdy text starts with `#sdy.` or `<` (the stripped `<@mesh, [...]>`);
+// everything else goes to readSharding, which tells HLO text from protos.
+bool looksLikeSdy(std::string_view text) {
+  size_t i = text.find_first_not_of(" \t\r\n");
+  if (i == std::string_view::npos) return false;
+  return text.substr(i, 5) == "#sdy." || text[i] == '<';
+}
+
+}  // namespace
+
+int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string& command,
+                    view::Explanation& out) {
+  std::vector<NamedMesh> meshes;
+  if (int rc = parseMeshOptions(ctx, input.meshes, command, meshes)) return rc;
+
+  std::optional<hlo::Shape> shape;
+  if (!input.shape.empty()) {
+    auto parsed = view::parseViewShape(input.shape);
+    if (!parsed) return reportError(parsed.error(), input.shape, "--shape");
+    shape = std::move(*parsed);
+  }
+
+  auto text = readInput(input.sharding);
+  if (!text) return reportError(text.error(), input.sharding, "<input>");
+
+  Result<view::Explanation> explained = makeError(ErrorCode::kInternal, "nothing explained");
+  if (looksLikeSdy(text->text)) {
+    sdy::MeshLookup lookup = makeMeshLookup(meshes);
+    sdy::SourceMap locations;
+    auto attr = sdy::parseAttribute(ctx, text->text, &locations);
+    if (!attr) return reportError(attr.error(), *text);
+    const auto* sharding = std::get_if<sdy::TensorShardingAttr>(&*attr);
+    if (!sharding) {
+      return reportError(makeError(ErrorCode::kInvalid,
+                                   "expected one '#sdy.sharding<...>' (" + command +
+                                       " takes one sharding)",
+                                   0),
+                         *text);
+    }
+    sdy::VerifyOptions options;
+    options.locations = &locations;
+    Status verified = sdy::verifyTensorSharding(*sharding, lookup, std::nullopt, options);
+    if (!verified) return reportError(verified.error(), *text);
+    explained = view::explainSdySharding(ctx, *sharding, lookup, shape);
+  } else {
+    if (meshes.size() > 1) {
+      return usageError(command, "an HLO sharding takes at most one --mesh");
+    }
+    auto read = proto::readSharding(text->text);
+    if (!read) {
+      Error error = read.error();
+      if (read.error().code != ErrorCode::kParse || read.error().offset > text->text.size()) {
+        error.offset = Error::kNoOffset;
+      }
+      return reportError(error, *text);
+    }
+    sdy::MeshAttr mesh = meshes.empty() ? sdy::MeshAttr() : meshes[0].mesh;
+    std::string name = meshes.empty() ? "mesh" : meshes[0].name;
+    explained = view::explainHloSharding(ctx, read->sharding, mesh, name, shape);
+  }
+  if (!explained) {
+    Error error = explained.error();
+    error.offset = Error::kNoOffset;
+    return reportError(error, "", "<input>");
+  }
+  out = std::move(*explained);
+  return 0;
+}
+
+}  // namespace shardbridge::tools
