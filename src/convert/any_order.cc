@@ -126,6 +126,27 @@ std::optional<IotaTileAssignment> findIotaFormBy(std::span<const int64_t> dims, 
   return *iota;
 }
 
+// Sorts the entries of row-major `list` (tile dims `dims`) along dim
+// `dim`: each replication group, whose members XLA keeps sorted by device
+// id. A dim out of range or of size 1 leaves the list as it is.
+void sortAlongDim(std::vector<int64_t>& list, std::span<const int64_t> dims, int64_t dim) {
+  if (dim < 0 || dim >= static_cast<int64_t>(dims.size())) return;
+  const int64_t size = dims[static_cast<size_t>(dim)];
+  if (size <= 1) return;
+  int64_t inner = 1;  // the stride of `dim`
+  for (size_t k = static_cast<size_t>(dim) + 1; k < dims.size(); ++k) inner *= dims[k];
+  const int64_t block = inner * size;
+  const int64_t n = static_cast<int64_t>(list.size());
+  std::vector<int64_t> group(static_cast<size_t>(size));
+  for (int64_t outer = 0; outer + block <= n; outer += block) {
+    for (int64_t in = 0; in < inner; ++in) {
+      for (int64_t k = 0; k < size; ++k) group[static_cast<size_t>(k)] = list[static_cast<size_t>(outer + in + k * inner)];
+      std::sort(group.begin(), group.end());
+      for (int64_t k = 0; k < size; ++k) list[static_cast<size_t>(outer + in + k * inner)] = group[static_cast<size_t>(k)];
+    }
+  }
+}
+
 // The search's cost bound, in device entries read or written (each leaf
 // check and each candidate order built charges the device count).
 constexpr int64_t kSearchBudget = int64_t{1} << 30;
@@ -138,6 +159,11 @@ struct Leaf {
   const HloSharding* sharding;  // its first occurrence, to name it
   const TileAssignment* tiles;
   std::span<const int64_t> list;  // empty for an iota (listed on demand)
+  // Its replication dim (last_tile_dim_replicate, or the REPLICATED
+  // subgroup), else -1. XLA keeps each replication group sorted by device
+  // id, so in another device order a group is read sorted by mesh-linear
+  // index.
+  int64_t replicationDim = -1;
   // Its local mesh in the iota order (nullopt: not a factorable iota).
   std::optional<std::vector<int64_t>> iotaLocalMesh;
 };
@@ -321,9 +347,20 @@ class OrderSearch {
       const size_t i = checkOrder_[pos];
       if (!charge()) return false;
       const std::span<const int64_t> list = listOf(i, listBuffer_);
-      auto localMesh = localMeshOf(findIotaFormBy(
-          leaves_[i].tiles->dimensions(), n_,
-          [&](int64_t f) { return inverse_[static_cast<size_t>(list[static_cast<size_t>(f)])]; }));
+      std::optional<IotaTileAssignment> iota;
+      if (leaves_[i].replicationDim >= 0) {
+        readBuffer_.resize(list.size());
+        for (size_t f = 0; f < list.size(); ++f) {
+          readBuffer_[f] = inverse_[static_cast<size_t>(list[f])];
+        }
+        sortAlongDim(readBuffer_, leaves_[i].tiles->dimensions(), leaves_[i].replicationDim);
+        iota = findIotaForm(leaves_[i].tiles->dimensions(), readBuffer_);
+      } else {
+        iota = findIotaFormBy(leaves_[i].tiles->dimensions(), n_, [&](int64_t f) {
+          return inverse_[static_cast<size_t>(list[static_cast<size_t>(f)])];
+        });
+      }
+      auto localMesh = localMeshOf(iota);
       if (!localMesh) {
         // The leaf that failed is checked first next time.
         std::rotate(checkOrder_.begin(), checkOrder_.begin() + static_cast<std::ptrdiff_t>(pos),
@@ -365,7 +402,8 @@ std::optional<IotaTileAssignment> findIotaForm(std::span<const int64_t> dims,
                         [&](int64_t f) { return devices[static_cast<size_t>(f)]; });
 }
 
-Result<TileAssignment> meshLinearTileAssignment(const TileAssignment& tiles, sdy::MeshAttr mesh) {
+Result<TileAssignment> meshLinearTileAssignment(const TileAssignment& tiles, sdy::MeshAttr mesh,
+                                                int64_t replicationDim) {
   const int64_t n = tiles.numElements();
   const std::optional<int64_t> meshSize = mesh.getTotalSize();
   if (!meshSize || *meshSize != n) {
@@ -391,6 +429,7 @@ Result<TileAssignment> meshLinearTileAssignment(const TileAssignment& tiles, sdy
       d = inverse[static_cast<size_t>(d)];
     }
   }
+  sortAlongDim(linear, tiles.dimensions(), replicationDim);
   std::optional<IotaTileAssignment> iota = findIotaForm(tiles.dimensions(), linear);
   if (!iota) {
     std::string list = "its devices in mesh order";
@@ -431,7 +470,8 @@ Result<sdy::MeshAttr> inferAnyOrderMesh(sdy::Context& ctx,
   std::unordered_map<uint64_t, std::vector<size_t>> byHash;
   for (const HloSharding* leaf : tiledLeaves) {
     const TileAssignment& tiles = leaf->tileAssignment();
-    uint64_t h = 0;
+    const int64_t replicationDim = leaf->subgroupReplicationDim();
+    uint64_t h = static_cast<uint64_t>(replicationDim + 1);
     for (int64_t d : tiles.dimensions()) h = mix(h, static_cast<uint64_t>(d));
     std::span<const int64_t> list;
     if (const auto& iota = tiles.iotaForm()) {
@@ -450,10 +490,12 @@ Result<sdy::MeshAttr> inferAnyOrderMesh(sdy::Context& ctx,
     }
     std::vector<size_t>& same = byHash[h];
     bool repeat = false;
-    for (size_t k : same) repeat = repeat || *leaves[k].tiles == tiles;
+    for (size_t k : same) {
+      repeat = repeat || (*leaves[k].tiles == tiles && leaves[k].replicationDim == replicationDim);
+    }
     if (repeat) continue;
     same.push_back(leaves.size());
-    Leaf entry{leaf, &tiles, list, std::nullopt};
+    Leaf entry{leaf, &tiles, list, replicationDim, std::nullopt};
     entry.iotaLocalMesh = tiles.isIota() ? localMeshOf(tiles.iotaForm())
                                          : localMeshOf(findIotaForm(tiles.dimensions(), list));
     leaves.push_back(std::move(entry));

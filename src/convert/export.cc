@@ -15,6 +15,7 @@
 #include "shardbridge/hlo/op_metadata.h"
 #include "shardbridge/hlo/tile_assignment.h"
 #include "shardbridge/sdy/verifier.h"
+#include "small_vector.h"
 
 namespace shardbridge::convert {
 namespace {
@@ -46,6 +47,211 @@ std::vector<hlo::OpMetadata> reductionMetadata(sdy::ReductionOp op) {
   return out;
 }
 
+// One axis ref of the sharding resolved against the mesh once: the mesh axis
+// it names and the slice `(preSize)size` of that axis it stands for (a full
+// axis is `(1)axisSize`). The verifier, the piece table and the claims all
+// need the axis index; looking names up once instead of at every use keeps
+// string comparisons off the per-ref path.
+struct ResolvedRef {
+  AxisRefAttr attr;
+  size_t axis = 0;
+  int64_t preSize = 1;
+  int64_t size = 1;
+  bool isSubAxis = false;
+};
+
+// Name equality as a plain loop: axis names are a few characters long, and
+// a memcmp call per mesh axis passed was a tenth of an export.
+bool sameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t c = 0; c < a.size(); ++c) {
+    if (a[c] != b[c]) return false;
+  }
+  return true;
+}
+
+// MeshAttr::getAxisIndex with sameName.
+std::optional<size_t> findAxis(std::span<const sdy::MeshAxisAttr> axes, std::string_view name) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (sameName(axes[i].name(), name)) return i;
+  }
+  return std::nullopt;
+}
+
+// The refs of a sharding in one flat list: every dim's refs in dim order,
+// then the replicated, then the unreduced ones.
+class ResolvedSharding {
+ public:
+  // Resolves every ref of `sharding` on `mesh`; false when a name is not a
+  // mesh axis (the verifier then reports it with its own wording).
+  bool resolve(TensorShardingAttr sharding, MeshAttr mesh) {
+    std::span<const sdy::MeshAxisAttr> axes = mesh.axes();
+    auto add = [&](std::span<const AxisRefAttr> list) {
+      for (AxisRefAttr ref : list) {
+        std::optional<size_t> axis = findAxis(axes, ref.name());
+        if (!axis) return false;
+        ResolvedRef& r = refs_.emplace_back();
+        r.attr = ref;
+        r.axis = *axis;
+        r.isSubAxis = ref.isSubAxis();
+        r.preSize = r.isSubAxis ? ref.subAxisInfo().preSize() : 1;
+        r.size = r.isSubAxis ? ref.subAxisInfo().size() : axes[*axis].size();
+      }
+      return true;
+    };
+    for (sdy::DimensionShardingAttr dim : sharding.dimShardings()) {
+      if (!add(dim.axes())) return false;
+      dimEnds_.push_back(refs_.size());
+    }
+    replicatedBegin_ = refs_.size();
+    if (!add(sharding.replicatedAxes())) return false;
+    unreducedBegin_ = refs_.size();
+    return add(sharding.unreducedAxes());
+  }
+
+  size_t rank() const { return dimEnds_.size(); }
+  std::span<const ResolvedRef> dim(size_t d) const {
+    size_t begin = d == 0 ? 0 : dimEnds_[d - 1];
+    return all().subspan(begin, dimEnds_[d] - begin);
+  }
+  // Every dim's refs, in order.
+  std::span<const ResolvedRef> dims() const { return all().first(replicatedBegin_); }
+  std::span<const ResolvedRef> replicated() const {
+    return all().subspan(replicatedBegin_, unreducedBegin_ - replicatedBegin_);
+  }
+  std::span<const ResolvedRef> unreduced() const { return all().subspan(unreducedBegin_); }
+  std::span<const ResolvedRef> all() const { return refs_.span(); }
+
+ private:
+  detail::SmallVector<ResolvedRef, 16> refs_;
+  detail::SmallVector<size_t, 8> dimEnds_;
+  size_t replicatedBegin_ = 0;
+  size_t unreducedBegin_ = 0;
+};
+
+// The quick checks below redo sdy::verifyMesh and sdy::verifyTensorSharding
+// (no type, no divisibility) for a mesh with axes, answering only "valid"
+// or "not sure": "valid" only where the verifier accepts. Exporting
+// re-verifies every sharding (it may come from anywhere), and the
+// verifier's general bookkeeping (hash sets, per-axis vectors, name lookups
+// per rule, sorting the device ids) cost a quarter of an export; when not
+// sure, the caller runs the verifier, so errors stay the verifier's.
+
+// The device count of a valid mesh with axes, nullopt when not sure.
+std::optional<int64_t> quicklyValidMesh(MeshAttr mesh) {
+  std::span<const sdy::MeshAxisAttr> axes = mesh.axes();
+  // The verifier's name check is quadratic up to here too.
+  constexpr size_t kMaxAxes = 16;
+  if (axes.empty() || axes.size() > kMaxAxes) return std::nullopt;
+  int64_t total = 1;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i].size() < 1) return std::nullopt;
+    for (size_t j = 0; j < i; ++j) {
+      if (sameName(axes[j].name(), axes[i].name())) return std::nullopt;
+    }
+    std::optional<int64_t> next = checkedMul(total, axes[i].size());
+    if (!next) return std::nullopt;
+    total = *next;
+  }
+  std::span<const int64_t> ids = mesh.deviceIds();
+  if (ids.empty()) return total;
+  if (static_cast<uint64_t>(total) != ids.size()) return std::nullopt;
+  // A permutation of [0, total), checked in linear time (the verifier
+  // sorts), and not the identity order.
+  std::vector<bool> seen(ids.size(), false);
+  for (int64_t id : ids) {
+    if (id < 0 || id >= total || seen[static_cast<size_t>(id)]) return std::nullopt;
+    seen[static_cast<size_t>(id)] = true;
+  }
+  if (std::is_sorted(ids.begin(), ids.end())) return std::nullopt;
+  return total;
+}
+
+// Within one list of refs: no two neighbours that could merge into one
+// sub-axis (sdy::canMerge).
+bool noMergeableNeighbours(std::span<const ResolvedRef> list) {
+  for (size_t i = 1; i < list.size(); ++i) {
+    const ResolvedRef& prev = list[i - 1];
+    const ResolvedRef& ref = list[i];
+    if (prev.axis != ref.axis || !prev.isSubAxis || !ref.isSubAxis) continue;
+    std::optional<int64_t> prevNext = checkedMul(prev.preSize, prev.size);
+    if (prevNext && *prevNext == ref.preSize) return false;
+  }
+  return true;
+}
+
+// Strictly ascending by the mesh comparator (axis index, then pre-size and
+// size); refs of one axis that are not both sub-axes are left to the
+// verifier.
+bool strictlySortedInMesh(std::span<const ResolvedRef> list) {
+  for (size_t i = 1; i < list.size(); ++i) {
+    const ResolvedRef& prev = list[i - 1];
+    const ResolvedRef& ref = list[i];
+    if (prev.axis < ref.axis) continue;
+    if (prev.axis > ref.axis || !prev.isSubAxis || !ref.isSubAxis) return false;
+    if (std::pair(prev.preSize, prev.size) >= std::pair(ref.preSize, ref.size)) return false;
+  }
+  return true;
+}
+
+// Whether `sharding`, resolved on the valid `mesh`, is valid (false: not
+// sure).
+bool quicklyValidSharding(TensorShardingAttr sharding, MeshAttr mesh,
+                          const ResolvedSharding& resolved) {
+  std::span<const sdy::MeshAxisAttr> axes = mesh.axes();
+  std::span<const sdy::DimensionShardingAttr> dims = sharding.dimShardings();
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (std::optional<int64_t> priority = dims[d].priority()) {
+      if (*priority < 0 || (dims[d].isClosed() && dims[d].emptyAxes())) return false;
+    }
+    if (!noMergeableNeighbours(resolved.dim(d))) return false;
+  }
+  if (!noMergeableNeighbours(resolved.replicated()) ||
+      !noMergeableNeighbours(resolved.unreduced()) ||
+      !strictlySortedInMesh(resolved.replicated()) ||
+      !strictlySortedInMesh(resolved.unreduced())) {
+    return false;
+  }
+  // Each sub-axis is well formed (the mesh is valid, so axis sizes are >= 1).
+  for (const ResolvedRef& ref : resolved.all()) {
+    if (!ref.isSubAxis) continue;
+    if (ref.preSize < 1 || ref.size <= 1) return false;
+    std::optional<int64_t> next = checkedMul(ref.preSize, ref.size);
+    const int64_t axisSize = axes[ref.axis].size();
+    if (!next || axisSize % *next != 0 || ref.size == axisSize) return false;
+  }
+  // The refs of one axis are either one full axis alone or sub-axes that do
+  // not overlap: that excludes duplicates, a full axis beside its sub-axes,
+  // and overlapping sub-axes. Pairwise, as there are few refs.
+  std::span<const ResolvedRef> all = resolved.all();
+  constexpr size_t kMaxPairwise = 32;
+  if (all.size() > kMaxPairwise) return false;
+  for (size_t i = 0; i < all.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const ResolvedRef& x = all[i];
+      const ResolvedRef& y = all[j];
+      if (x.axis != y.axis) continue;
+      if (!x.isSubAxis || !y.isSubAxis) return false;
+      // [pre, pre*size) ranges, in the multiplicative sense; the products
+      // were checked above.
+      if (x.preSize < y.preSize * y.size && y.preSize < x.preSize * x.size) return false;
+    }
+  }
+  return true;
+}
+
+// sdy::verifyTensorSharding, skipped when the quick checks prove it would
+// pass. `resolved` is null when some name did not resolve. Returns the
+// mesh's device count (nullopt if it overflows).
+Result<std::optional<int64_t>> verifySharding(TensorShardingAttr sharding, MeshAttr mesh,
+                                              const ResolvedSharding* resolved,
+                                              const sdy::MeshLookup& meshLookup) {
+  std::optional<int64_t> total = quicklyValidMesh(mesh);
+  if (total && resolved && quicklyValidSharding(sharding, mesh, *resolved)) return total;
+  SB_TRY(sdy::verifyTensorSharding(sharding, meshLookup));
+  return mesh.getTotalSize();
+}
+
 // One slice of a mesh axis in the order upstream's getOrderedAxisRefs lists
 // them (mesh order, major to minor within an axis): the axis `axis` reshaped
 // at the boundaries of the sub-axes the sharding uses, piece
@@ -69,61 +275,86 @@ struct AxisPiece {
 
 class PieceTable {
  public:
-  // Cuts every axis of `mesh` at the sub-axis boundaries of `cutters`. The
+  // Cuts every axis of `mesh` at the sub-axis boundaries of the dims' refs
+  // and, when `withUnreduced`, the unreduced refs of `sharding`. The
   // sharding has been verified, so the boundaries of one axis divide each
-  // other and every sub-axis is one piece.
-  static Result<PieceTable> build(MeshAttr mesh,
-                                  std::span<const std::span<const AxisRefAttr>> cutters) {
+  // other and every sub-axis is one piece. Built in place: the table is not
+  // cheap to move (its lists are inline). The refs are read from `sharding`
+  // rather than taken as spans: spans passed on the stack were reloaded in
+  // halves the store buffer could not forward.
+  Status build(MeshAttr mesh, const ResolvedSharding& sharding, bool withUnreduced) {
     std::span<const sdy::MeshAxisAttr> axes = mesh.axes();
-    std::vector<std::vector<int64_t>> cuts(axes.size());
-    for (size_t a = 0; a < axes.size(); ++a) cuts[a] = {1, axes[a].size()};
-    for (std::span<const AxisRefAttr> refs : cutters) {
-      for (AxisRefAttr ref : refs) {
-        if (!ref.isSubAxis()) continue;
-        std::optional<size_t> axis = mesh.getAxisIndex(ref.name());
-        std::optional<int64_t> next =
-            checkedMul(ref.subAxisInfo().preSize(), ref.subAxisInfo().size());
-        if (!axis || !next) {
-          return makeError(ErrorCode::kInternal, "unverified axis ref: " + ref.toString());
-        }
-        cuts[*axis].push_back(ref.subAxisInfo().preSize());
-        cuts[*axis].push_back(*next);
-      }
+    std::span<const ResolvedRef> all = sharding.all();
+    const size_t replicatedBegin = sharding.dims().size();
+    const size_t unreducedBegin = all.size() - sharding.unreduced().size();
+    auto cuts = [&](size_t i) {
+      if (!all[i].isSubAxis) return false;
+      if (i < replicatedBegin) return true;
+      return withUnreduced && i >= unreducedBegin;
+    };
+    // Which axes some sub-axis cuts (bit a for axis a; all of them on a
+    // mesh with more axes than bits). The others are one piece each.
+    constexpr size_t kMaskBits = 64;
+    uint64_t cutAxes = axes.size() > kMaskBits ? ~uint64_t{0} : 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (cuts(i) && all[i].axis < kMaskBits) cutAxes |= uint64_t{1} << all[i].axis;
     }
-    PieceTable table;
     for (size_t a = 0; a < axes.size(); ++a) {
-      std::vector<int64_t>& c = cuts[a];
-      std::sort(c.begin(), c.end());
-      c.erase(std::unique(c.begin(), c.end()), c.end());
-      table.firstPiece_.push_back(table.pieces_.size());
-      if (c.size() < 2) {
+      const bool uncut = a < kMaskBits && ((cutAxes >> a) & 1) == 0;
+      if (uncut && axes[a].size() >= 1) {
+        // Cuts {1, size}: the whole axis (or, for a size-1 axis, the piece
+        // of size 1 explained below).
+        firstPiece_.push_back(pieces_.size());
+        addPiece(a, 1, axes[a].size());
+        continue;
+      }
+      // The cuts of axis a, ascending and distinct: its ends and the ends of
+      // its sub-axes (the refs are few, so each axis scans them all).
+      detail::SmallVector<int64_t, 8> axisCuts;
+      auto addCut = [&axisCuts](int64_t cut) {
+        size_t at = 0;
+        while (at < axisCuts.size() && axisCuts[at] < cut) ++at;
+        if (at < axisCuts.size() && axisCuts[at] == cut) return;
+        axisCuts.push_back(cut);
+        std::rotate(axisCuts.begin() + at, axisCuts.end() - 1, axisCuts.end());
+      };
+      addCut(1);
+      addCut(axes[a].size());
+      for (size_t i = 0; i < all.size(); ++i) {
+        const ResolvedRef& ref = all[i];
+        if (ref.axis != a || !cuts(i)) continue;
+        std::optional<int64_t> next = checkedMul(ref.preSize, ref.size);
+        if (!next) {
+          return makeError(ErrorCode::kInternal, "unverified axis ref: " + ref.attr.toString());
+        }
+        addCut(ref.preSize);
+        addCut(*next);
+      }
+      firstPiece_.push_back(pieces_.size());
+      if (axisCuts.size() < 2) {
         // A size-1 axis: upstream emits no piece for it; one piece of size
         // 1 is equivalent (iota canonicalisation drops it) and keeps every
         // axis addressable.
-        table.pieces_.push_back(AxisPiece{a, 1, 1, -1});
+        addPiece(a, 1, 1);
         continue;
       }
-      for (size_t j = 0; j + 1 < c.size(); ++j) {
-        if (c[j] < 1 || c[j + 1] % c[j] != 0) {
+      for (size_t j = 0; j + 1 < axisCuts.size(); ++j) {
+        if (axisCuts[j] < 1 || axisCuts[j + 1] % axisCuts[j] != 0) {
           return makeError(ErrorCode::kInternal,
                            "sub-axes of " + quoted(axes[a].name()) + " cannot coexist");
         }
-        table.pieces_.push_back(AxisPiece{a, c[j], c[j + 1] / c[j], -1});
+        addPiece(a, axisCuts[j], axisCuts[j + 1] / axisCuts[j]);
       }
     }
-    table.firstPiece_.push_back(table.pieces_.size());
-    return table;
+    firstPiece_.push_back(pieces_.size());
+    return okStatus();
   }
 
   // Gives the piece `ref` stands for the next position; returns its size.
-  Result<int64_t> claim(MeshAttr mesh, AxisRefAttr ref, int64_t& nextPosition) {
-    std::optional<size_t> axis = mesh.getAxisIndex(ref.name());
-    if (!axis) return makeError(ErrorCode::kInternal, "unverified axis ref: " + ref.toString());
-    int64_t pre = ref.isSubAxis() ? ref.subAxisInfo().preSize() : 1;
-    int64_t size = ref.isSubAxis() ? ref.subAxisInfo().size() : mesh.axes()[*axis].size();
-    if (auto claimed = claim(*axis, pre, size, nextPosition)) return *claimed;
+  Result<int64_t> claim(const ResolvedRef& ref, int64_t& nextPosition) {
+    if (auto claimed = claim(ref.axis, ref.preSize, ref.size, nextPosition)) return *claimed;
     // The message is built only on this (unreachable after verification) path.
-    return makeError(ErrorCode::kInternal, "axis ref overlaps another: " + ref.toString());
+    return makeError(ErrorCode::kInternal, "axis ref overlaps another: " + ref.attr.toString());
   }
 
   // The same for the full axis at index `axis` of `mesh`.
@@ -133,9 +364,16 @@ class PieceTable {
                      "axis ref overlaps another: " + quoted(mesh.axes()[axis].name()));
   }
 
-  std::vector<AxisPiece>& pieces() { return pieces_; }
+  std::span<AxisPiece> pieces() { return pieces_.span(); }
 
  private:
+  void addPiece(size_t axis, int64_t preSize, int64_t size) {
+    AxisPiece& piece = pieces_.emplace_back();
+    piece.axis = axis;
+    piece.preSize = preSize;
+    piece.size = size;
+  }
+
   // The piece's size, or nullopt when no unclaimed piece matches.
   std::optional<int64_t> claim(size_t axis, int64_t pre, int64_t size, int64_t& nextPosition) {
     for (size_t i = firstPiece_[axis]; i < firstPiece_[axis + 1]; ++i) {
@@ -148,8 +386,8 @@ class PieceTable {
     return std::nullopt;
   }
 
-  std::vector<AxisPiece> pieces_;
-  std::vector<size_t> firstPiece_;  // per axis, plus one past the end
+  detail::SmallVector<AxisPiece, 16> pieces_;
+  detail::SmallVector<size_t, 9> firstPiece_;  // per axis, plus one past the end
 };
 
 // The manual axes must be distinct mesh axes that the sharding itself does
@@ -157,6 +395,7 @@ class PieceTable {
 // axes).
 Status checkManualAxes(TensorShardingAttr sharding, MeshAttr mesh,
                        std::span<const std::string> manualAxes) {
+  if (manualAxes.empty()) return okStatus();
   for (size_t i = 0; i < manualAxes.size(); ++i) {
     if (!mesh.hasAxis(manualAxes[i])) {
       return makeError(ErrorCode::kInvalid, "unknown manual axis: " + quoted(manualAxes[i]));
@@ -278,6 +517,35 @@ Result<HloSharding> convertToNamedSharding(TensorShardingAttr sharding, MeshAttr
   return HloSharding::named(std::move(named));
 }
 
+// The mesh's devices reshaped to `reshapeDims` (one dim per piece),
+// transposed by `perm` and reshaped to `tileDims`. On an iota mesh that is
+// the iota itself. With device_ids it is the same iota used as indices into
+// the id list: one pass over the devices, where reshaping, transposing and
+// reshaping the id list would copy it three times.
+Result<hlo::TileAssignment> tileAssignmentOnMesh(MeshAttr mesh, std::span<const int64_t> tileDims,
+                                                 std::span<const int64_t> reshapeDims,
+                                                 std::span<const int> perm) {
+  std::span<const int64_t> ids = mesh.deviceIds();
+  if (ids.empty()) return hlo::TileAssignment::iota(tileDims, reshapeDims, perm);
+  if (static_cast<int64_t>(ids.size()) > hlo::kMaxDevices) {
+    // Beyond the tile-assignment limits: let its own path report them.
+    SB_ASSIGN_OR_RETURN(hlo::TileAssignment meshOrder,
+                        hlo::TileAssignment::fromDevices(
+                            reshapeDims, std::vector<int64_t>(ids.begin(), ids.end())));
+    SB_ASSIGN_OR_RETURN(hlo::TileAssignment transposed, meshOrder.transpose(perm));
+    return transposed.reshape(tileDims);
+  }
+  SB_ASSIGN_OR_RETURN(hlo::IotaTileAssignment order,
+                      hlo::IotaTileAssignment::create(tileDims, reshapeDims, perm));
+  if (order.numElements() != static_cast<int64_t>(ids.size())) {
+    return makeError(ErrorCode::kInternal, "mesh device_ids do not match its axis sizes");
+  }
+  std::vector<int64_t> devices;
+  order.materialize(devices);
+  for (int64_t& device : devices) device = ids[static_cast<size_t>(device)];
+  return hlo::TileAssignment::fromDevices(tileDims, std::move(devices));
+}
+
 }  // namespace
 
 Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
@@ -306,7 +574,12 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
     return HloSharding::replicate();
   }
 
-  SB_TRY(sdy::verifyTensorSharding(sharding, meshLookup));
+  ResolvedSharding resolved;
+  const bool isResolved = resolved.resolve(sharding, mesh);
+  SB_ASSIGN_OR_RETURN(std::optional<int64_t> totalSize,
+                      verifySharding(sharding, mesh, isResolved ? &resolved : nullptr, meshLookup));
+  // A verified sharding names only mesh axes.
+  if (!isResolved) return makeError(ErrorCode::kInternal, "unverified axis ref");
   SB_TRY(checkManualAxes(sharding, mesh, manualAxes));
   if (options.v3) return convertToNamedSharding(sharding, mesh, manualAxes, options);
   if (manualAxes.size() == mesh.axes().size()) return HloSharding::manual();
@@ -316,28 +589,25 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
   // subgroup; dropUnreducedAxes restores the old behaviour. (The notes also
   // size the REPLICATED dim by the explicit replicated axes; the facts, step
   // 7, by every unclaimed piece. The facts win.)
-  std::span<const AxisRefAttr> unreduced =
-      options.dropUnreducedAxes ? std::span<const AxisRefAttr>() : sharding.unreducedAxes();
+  std::span<const ResolvedRef> unreduced =
+      options.dropUnreducedAxes ? std::span<const ResolvedRef>() : resolved.unreduced();
   std::vector<hlo::OpMetadata> metadata;
   if (!unreduced.empty()) metadata = reductionMetadata(sharding.reductionOp());
 
   // Every axis of size 1: nothing is split. Upstream emits a one-device
   // tile assignment XLA cannot read back; `{replicated}` is what it means.
-  std::optional<int64_t> totalSize = mesh.getTotalSize();
   if (totalSize && *totalSize == 1) return HloSharding::replicate(std::move(metadata));
 
-  std::vector<std::span<const AxisRefAttr>> cutters;
-  for (sdy::DimensionShardingAttr dim : sharding.dimShardings()) cutters.push_back(dim.axes());
-  cutters.push_back(unreduced);
-  SB_ASSIGN_OR_RETURN(PieceTable table, PieceTable::build(mesh, cutters));
+  PieceTable table;
+  SB_TRY(table.build(mesh, resolved, !options.dropUnreducedAxes));
 
   int64_t nextPosition = 0;
-  std::vector<int64_t> tileDims;
-  std::vector<OpShardingType> types;
-  for (sdy::DimensionShardingAttr dim : sharding.dimShardings()) {
+  detail::SmallVector<int64_t, 8> tileDims;
+  detail::SmallVector<OpShardingType, 4> types;
+  for (size_t d = 0; d < resolved.rank(); ++d) {
     int64_t tile = 1;
-    for (AxisRefAttr ref : dim.axes()) {
-      SB_ASSIGN_OR_RETURN(int64_t size, table.claim(mesh, ref, nextPosition));
+    for (const ResolvedRef& ref : resolved.dim(d)) {
+      SB_ASSIGN_OR_RETURN(int64_t size, table.claim(ref, nextPosition));
       std::optional<int64_t> product = checkedMul(tile, size);
       if (!product) return makeError(ErrorCode::kInvalid, "sharded size overflows int64");
       tile = *product;
@@ -358,8 +628,8 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
   }
   if (!unreduced.empty()) {
     int64_t group = 1;
-    for (AxisRefAttr ref : unreduced) {
-      SB_ASSIGN_OR_RETURN(int64_t size, table.claim(mesh, ref, nextPosition));
+    for (const ResolvedRef& ref : unreduced) {
+      SB_ASSIGN_OR_RETURN(int64_t size, table.claim(ref, nextPosition));
       group *= size;
     }
     tileDims.push_back(group);
@@ -383,25 +653,16 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
 
   // reshape[i] is piece i; the transposed order lists the pieces by
   // position.
-  std::vector<AxisPiece>& pieces = table.pieces();
-  std::vector<int64_t> reshapeDims;
-  std::vector<int> perm(pieces.size(), 0);
+  std::span<const AxisPiece> pieces = table.pieces();
+  detail::SmallVector<int64_t, 16> reshapeDims;
+  detail::SmallVector<int, 16> perm(pieces.size(), 0);
   for (size_t i = 0; i < pieces.size(); ++i) {
     reshapeDims.push_back(pieces[i].size);
     perm[static_cast<size_t>(pieces[i].position)] = static_cast<int>(i);
   }
 
-  hlo::TileAssignment tiles;
-  if (mesh.deviceIds().empty()) {
-    SB_ASSIGN_OR_RETURN(tiles, hlo::TileAssignment::iota(tileDims, reshapeDims, perm));
-  } else {
-    std::span<const int64_t> ids = mesh.deviceIds();
-    SB_ASSIGN_OR_RETURN(hlo::TileAssignment meshOrder,
-                        hlo::TileAssignment::fromDevices(
-                            reshapeDims, std::vector<int64_t>(ids.begin(), ids.end())));
-    SB_ASSIGN_OR_RETURN(hlo::TileAssignment transposed, meshOrder.transpose(perm));
-    SB_ASSIGN_OR_RETURN(tiles, transposed.reshape(tileDims));
-  }
+  SB_ASSIGN_OR_RETURN(hlo::TileAssignment tiles,
+                      tileAssignmentOnMesh(mesh, tileDims, reshapeDims, perm));
   return HloSharding::subgroup(tiles, types, std::move(metadata));
 }
 

@@ -9,24 +9,27 @@
 #include <vector>
 
 #include "shardbridge/base/checked_math.h"
+#include "factorization_detail.h"
 
 namespace shardbridge::convert {
 namespace {
 
-// The running products of `sizes` after each entry other than 1, or nullopt
-// when an entry is below 1 or a product overflows. {6, 1, 4} -> {6, 24}.
-std::optional<std::vector<int64_t>> cutPoints(std::span<const int64_t> sizes) {
-  std::vector<int64_t> cuts;
+using detail::Factors;
+
+// The running products of `sizes` after each entry other than 1, into
+// `cuts`; false when an entry is below 1 or a product overflows.
+// {6, 1, 4} -> {6, 24}.
+bool cutPoints(std::span<const int64_t> sizes, Factors& cuts) {
   int64_t product = 1;
   for (int64_t size : sizes) {
-    if (size < 1) return std::nullopt;
+    if (size < 1) return false;
     if (size == 1) continue;
     auto next = checkedMul(product, size);
-    if (!next) return std::nullopt;
+    if (!next) return false;
     product = *next;
     cuts.push_back(product);
   }
-  return cuts;
+  return true;
 }
 
 std::string joinSizes(std::span<const int64_t> sizes) {
@@ -44,44 +47,60 @@ std::string joinSizes(std::span<const int64_t> sizes) {
 // two-cursor walk: a common refinement exists exactly when the union is a
 // divisibility chain ending at the common product, and then its ratios are
 // the coarsest refinement. Both formulations give the same answer.
-std::vector<int64_t> extractCommonFactorSequence(std::span<const int64_t> a,
-                                                 std::span<const int64_t> b) {
-  auto cutsA = cutPoints(a);
-  auto cutsB = cutPoints(b);
-  if (!cutsA || !cutsB || cutsA->empty() || cutsB->empty()) return {};
-  if (cutsA->back() != cutsB->back()) return {};
-  std::vector<int64_t> cuts;
-  cuts.reserve(cutsA->size() + cutsB->size());
-  std::merge(cutsA->begin(), cutsA->end(), cutsB->begin(), cutsB->end(),
-             std::back_inserter(cuts));
-  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  std::vector<int64_t> factors;
-  factors.reserve(cuts.size());
+void detail::commonFactorSequence(std::span<const int64_t> a, std::span<const int64_t> b,
+                                  Factors& out) {
+  out.clear();
+  Factors cutsA;
+  Factors cutsB;
+  if (!cutPoints(a, cutsA) || !cutPoints(b, cutsB) || cutsA.empty() || cutsB.empty()) return;
+  if (cutsA.back() != cutsB.back()) return;
+  // Merge the two ascending chains, dropping repeats, and take the ratios.
   int64_t previous = 1;
-  for (int64_t cut : cuts) {
-    if (cut % previous != 0) return {};
-    factors.push_back(cut / previous);
+  size_t i = 0;
+  size_t j = 0;
+  while (i < cutsA.size() || j < cutsB.size()) {
+    int64_t cut = 0;
+    if (j == cutsB.size() || (i < cutsA.size() && cutsA[i] <= cutsB[j])) {
+      cut = cutsA[i++];
+    } else {
+      cut = cutsB[j++];
+    }
+    if (cut == previous) continue;
+    if (cut % previous != 0) {
+      out.clear();
+      return;
+    }
+    out.push_back(cut / previous);
     previous = cut;
   }
-  return factors;
+}
+
+std::vector<int64_t> extractCommonFactorSequence(std::span<const int64_t> a,
+                                                 std::span<const int64_t> b) {
+  Factors factors;
+  detail::commonFactorSequence(a, b, factors);
+  return std::vector<int64_t>(factors.begin(), factors.end());
 }
 
 namespace {
 
 // Analysis of an iota `[dims]<=[reshape]T(perm)` (canonical, so its reshape
 // dims are all >= 2 unless there is a single one).
-Result<TileAssignmentAnalysis> analyzeIota(const hlo::IotaTileAssignment& iota,
-                                           const hlo::TileAssignment& tiles) {
-  TileAssignmentAnalysis result;
-  if (iota.numElements() == 1) return result;
+Status analyzeIota(const hlo::IotaTileAssignment& iota, const hlo::TileAssignment& tiles,
+                   detail::TileAnalysis& result) {
+  if (iota.numElements() == 1) return okStatus();
   const auto dims = iota.dims();
   const auto reshape = iota.reshapeDims();
   const auto perm = iota.transposePerm();
-  // The physical device axes, major to minor.
-  std::vector<int64_t> deviceShape(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) deviceShape[i] = reshape[static_cast<size_t>(perm[i])];
+  // The physical device axes, major to minor (a canonical reshape has at
+  // most IotaTileAssignment::kMaxReshapeRank dims).
+  detail::SmallVector<int64_t, hlo::IotaTileAssignment::kMaxReshapeRank> deviceShape;
+  for (size_t i = 0; i < perm.size(); ++i) {
+    deviceShape.push_back(reshape[static_cast<size_t>(perm[i])]);
+  }
 
-  const std::vector<int64_t> factors = extractCommonFactorSequence(dims, deviceShape);
+  Factors factors;
+  detail::commonFactorSequence(dims, deviceShape, factors);
   if (factors.empty()) {
     return makeError(ErrorCode::kUnsupported,
                      "tile assignment " + tiles.toString() +
@@ -97,7 +116,6 @@ Result<TileAssignmentAnalysis> analyzeIota(const hlo::IotaTileAssignment& iota,
   int64_t tileAcc = 1;
   int64_t deviceAcc = 1;
   int64_t subIndex = 0;
-  result.subDims.reserve(factors.size());
   for (size_t k = factors.size(); k-- > 0;) {
     while (tileDim >= 0 && dims[static_cast<size_t>(tileDim)] == 1) --tileDim;
     if (tileDim < 0 || deviceDim < 0) {
@@ -128,18 +146,17 @@ Result<TileAssignmentAnalysis> analyzeIota(const hlo::IotaTileAssignment& iota,
               return std::tie(x.reshapeDimIndex, x.tileDimIndex) <
                      std::tie(y.reshapeDimIndex, y.tileDimIndex);
             });
-  result.localMesh.reserve(result.subDims.size());
   for (const SubDimInfo& sub : result.subDims) result.localMesh.push_back(sub.size);
-  return result;
+  return okStatus();
 }
 
 }  // namespace
 
-Result<TileAssignmentAnalysis> analyzeTileAssignment(const hlo::TileAssignment& tiles) {
+Status detail::analyzeTiles(const hlo::TileAssignment& tiles, TileAnalysis& out) {
   if (tiles.numElements() < 1) {
     return makeError(ErrorCode::kInvalid, "cannot analyse an empty tile assignment");
   }
-  if (const auto& iota = tiles.iotaForm()) return analyzeIota(*iota, tiles);
+  if (const auto& iota = tiles.iotaForm()) return analyzeIota(*iota, tiles, out);
   // An explicit list is only accepted when it is the identity order, which
   // is the plain iota over the same dims; checking it needs no iota list.
   SB_ASSIGN_OR_RETURN(auto devices, tiles.devices());
@@ -152,7 +169,16 @@ Result<TileAssignmentAnalysis> analyzeTileAssignment(const hlo::TileAssignment& 
     }
   }
   SB_ASSIGN_OR_RETURN(auto iota, hlo::IotaTileAssignment::create(tiles.dimensions()));
-  return analyzeIota(iota, tiles);
+  return analyzeIota(iota, tiles, out);
+}
+
+Result<TileAssignmentAnalysis> analyzeTileAssignment(const hlo::TileAssignment& tiles) {
+  detail::TileAnalysis analysis;
+  SB_TRY(detail::analyzeTiles(tiles, analysis));
+  TileAssignmentAnalysis result;
+  result.subDims.assign(analysis.subDims.begin(), analysis.subDims.end());
+  result.localMesh.assign(analysis.localMesh.begin(), analysis.localMesh.end());
+  return result;
 }
 
 }  // namespace shardbridge::convert

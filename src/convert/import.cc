@@ -15,6 +15,8 @@
 #include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/sdy/axis_algebra.h"
 #include "shardbridge/sdy/text.h"
+#include "factorization_detail.h"
+#include "small_vector.h"
 
 namespace shardbridge::convert {
 namespace {
@@ -39,6 +41,18 @@ std::vector<AxisRefAttr> canonicalAxisList(sdy::Context& ctx, std::vector<AxisRe
                                            MeshAttr mesh) {
   sdy::sortAndMergeAxes(ctx, axes, mesh);
   return axes;
+}
+
+// The same in place on a short list: one ref is already sorted and has
+// nothing to merge with, so only longer lists go through sortAndMergeAxes.
+template <size_t N>
+void canonicalizeAxisList(sdy::Context& ctx, detail::SmallVector<AxisRefAttr, N>& axes,
+                          MeshAttr mesh) {
+  if (axes.size() < 2) return;
+  std::vector<AxisRefAttr> canonical =
+      canonicalAxisList(ctx, std::vector<AxisRefAttr>(axes.begin(), axes.end()), mesh);
+  axes.clear();
+  axes.append(canonical.begin(), canonical.end());
 }
 
 // One V3 axis reference named after the global mesh axis with its index.
@@ -122,13 +136,24 @@ Result<TensorShardingAttr> importNamed(sdy::Context& ctx, const HloSharding& sha
   return TensorShardingAttr::get(ctx, meshRef, dims, replicated, unreduced, op);
 }
 
+// The global refs of every local mesh factor, in one list: factor i's refs
+// are refs[factorEnds[i-1], factorEnds[i]) (from 0 for the first).
+struct LocalToGlobal {
+  detail::SmallVector<AxisRefAttr, 16> refs;
+  detail::SmallVector<size_t, 16> factorEnds;
+
+  std::span<const AxisRefAttr> of(size_t factor) const {
+    const size_t begin = factor == 0 ? 0 : factorEnds[factor - 1];
+    return refs.span().subspan(begin, factorEnds[factor] - begin);
+  }
+};
+
 // Facts §5.4 step 4: the global refs each local mesh factor stands for, by
 // walking the global axes major to minor with gcd steps.
-Result<std::vector<std::vector<AxisRefAttr>>> mapLocalMeshOntoGlobal(
-    sdy::Context& ctx, std::span<const int64_t> localMesh, MeshAttr globalMesh,
-    const HloSharding& sharding) {
+Status mapLocalMeshOntoGlobal(sdy::Context& ctx, std::span<const int64_t> localMesh,
+                              MeshAttr globalMesh, const HloSharding& sharding,
+                              LocalToGlobal& result) {
   const auto axes = globalMesh.axes();
-  std::vector<std::vector<AxisRefAttr>> result(localMesh.size());
   size_t axis = 0;
   int64_t preSize = 1;  // how much of axes[axis] earlier factors consumed
   for (size_t i = 0; i < localMesh.size(); ++i) {
@@ -153,41 +178,44 @@ Result<std::vector<std::vector<AxisRefAttr>>> mapLocalMeshOntoGlobal(
                              std::string(axes[axis].name()) + "\"");
       }
       if (g == axisLeft && preSize == 1) {
-        result[i].push_back(AxisRefAttr::get(ctx, axes[axis].name()));
+        result.refs.push_back(AxisRefAttr::get(ctx, axes[axis].name()));
       } else {
-        result[i].push_back(AxisRefAttr::get(ctx, axes[axis].name(), preSize, g));
+        result.refs.push_back(AxisRefAttr::get(ctx, axes[axis].name(), preSize, g));
       }
       preSize *= g;
       localLeft /= g;
     }
+    result.factorEnds.push_back(result.refs.size());
   }
-  return result;
+  return okStatus();
 }
 
 // The analysis of `sharding`'s devices read as mesh-linear indices of
 // `globalMesh` (any_order.h): the sharding's own analysis when that is an
 // iota on an iota mesh, so upstream's results and errors stay as they are.
 // Anything the mesh cannot express is reported against the mesh.
-Result<TileAssignmentAnalysis> analyzeInMeshOrder(const HloSharding& sharding,
-                                                  MeshAttr globalMesh) {
+Status analyzeInMeshOrder(const HloSharding& sharding, MeshAttr globalMesh,
+                          detail::TileAnalysis& analysis) {
   const hlo::TileAssignment& tiles = sharding.tileAssignment();
   const int64_t devices = tiles.numElements();
   const std::optional<int64_t> meshSize = globalMesh.getTotalSize();
   // Left to the caller's device-count check, which has upstream's wording.
-  if (!meshSize || *meshSize != devices) return analyzeTileAssignment(tiles);
-  if (tiles.isIota() && globalMesh.deviceIds().empty()) return analyzeTileAssignment(tiles);
+  if (!meshSize || *meshSize != devices) return detail::analyzeTiles(tiles, analysis);
+  if (tiles.isIota() && globalMesh.deviceIds().empty()) {
+    return detail::analyzeTiles(tiles, analysis);
+  }
   auto expressError = [&](const std::string& reason) {
     return makeError(ErrorCode::kUnsupported, "sharding " + sharding.toString() +
                                                   " cannot be expressed on mesh " +
                                                   sdy::printMesh(globalMesh) + ": " + reason);
   };
-  auto linear = meshLinearTileAssignment(tiles, globalMesh);
+  auto linear = meshLinearTileAssignment(tiles, globalMesh, sharding.subgroupReplicationDim());
   if (!linear.has_value()) return expressError(linear.error().message);
-  auto analysis = analyzeTileAssignment(*linear);
-  if (!analysis.has_value()) {
-    return expressError("in mesh order, " + analysis.error().message);
+  Status analyzed = detail::analyzeTiles(*linear, analysis);
+  if (!analyzed.has_value()) {
+    return expressError("in mesh order, " + analyzed.error().message);
   }
-  return analysis;
+  return okStatus();
 }
 
 Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sharding,
@@ -207,11 +235,11 @@ Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sha
                                                 "\" has size " + std::to_string(axis.size()));
     }
   }
-  TileAssignmentAnalysis analysis;
+  detail::TileAnalysis analysis;
   if (anyOrder.enabled) {
-    SB_ASSIGN_OR_RETURN(analysis, analyzeInMeshOrder(sharding, globalMesh));
+    SB_TRY(analyzeInMeshOrder(sharding, globalMesh, analysis));
   } else {
-    SB_ASSIGN_OR_RETURN(analysis, analyzeTileAssignment(sharding.tileAssignment()));
+    SB_TRY(detail::analyzeTiles(sharding.tileAssignment(), analysis));
   }
   const int64_t devices = sharding.tileAssignment().numElements();
   const std::optional<int64_t> meshSize = globalMesh.getTotalSize();
@@ -227,18 +255,24 @@ Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sha
                          " onto a mesh with explicit device_ids: the axes are matched by size "
                          "only, which assumes the iota device order");
   }
-  SB_ASSIGN_OR_RETURN(auto localToGlobal,
-                      mapLocalMeshOntoGlobal(ctx, analysis.localMesh, globalMesh, sharding));
+  LocalToGlobal localToGlobal;
+  SB_TRY(mapLocalMeshOntoGlobal(ctx, analysis.localMesh, globalMesh, sharding, localToGlobal));
 
-  // Per tensor dim, the local factors by place inside the dim (minor first).
-  std::vector<std::vector<std::pair<int64_t, size_t>>> dimFactors(static_cast<size_t>(rank));
-  std::vector<AxisRefAttr> replicated;
-  std::vector<AxisRefAttr> unreduced;
+  // The factors of the tensor dims, by dim and then major first (highest
+  // place inside the dim first); subgroup factors go to their lists.
+  struct DimFactor {
+    int64_t dim;
+    int64_t place;
+    size_t factor;
+  };
+  detail::SmallVector<DimFactor, 16> dimFactors;
+  detail::SmallVector<AxisRefAttr, 8> replicated;
+  detail::SmallVector<AxisRefAttr, 8> unreduced;
   const auto& types = sharding.subgroupTypes();
   for (size_t i = 0; i < analysis.subDims.size(); ++i) {
     const SubDimInfo& sub = analysis.subDims[i];
     if (sub.tileDimIndex < dataRank) {
-      dimFactors[static_cast<size_t>(sub.tileDimIndex)].emplace_back(sub.tileSubDimIndex, i);
+      dimFactors.push_back(DimFactor{sub.tileDimIndex, sub.tileSubDimIndex, i});
       continue;
     }
     // A subgroup dim. `last_tile_dim_replicate` keeps replication implicit;
@@ -247,25 +281,27 @@ Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sha
     if (sharding.replicateOnLastTileDim()) continue;
     const size_t typeIndex = static_cast<size_t>(sub.tileDimIndex - dataRank);
     if (typeIndex >= types.size()) continue;
-    std::vector<AxisRefAttr>* target = nullptr;
-    if (types[typeIndex] == OpShardingType::kReplicated) target = &replicated;
-    if (types[typeIndex] == OpShardingType::kUnreduced) target = &unreduced;
-    if (target) target->insert(target->end(), localToGlobal[i].begin(), localToGlobal[i].end());
+    std::span<const AxisRefAttr> refs = localToGlobal.of(i);
+    if (types[typeIndex] == OpShardingType::kReplicated) replicated.append(refs.begin(), refs.end());
+    if (types[typeIndex] == OpShardingType::kUnreduced) unreduced.append(refs.begin(), refs.end());
   }
+  std::sort(dimFactors.begin(), dimFactors.end(), [](const DimFactor& x, const DimFactor& y) {
+    return x.dim != y.dim ? x.dim < y.dim : x.place > y.place;
+  });
 
-  std::vector<DimensionShardingAttr> dims;
-  dims.reserve(static_cast<size_t>(rank));
-  for (auto& factors : dimFactors) {
-    std::sort(factors.begin(), factors.end());
-    std::vector<AxisRefAttr> axes;
-    for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
-      const auto& refs = localToGlobal[it->second];
-      axes.insert(axes.end(), refs.begin(), refs.end());
+  detail::SmallVector<DimensionShardingAttr, 8> dims;
+  detail::SmallVector<AxisRefAttr, 8> axes;
+  const DimFactor* next = dimFactors.begin();
+  for (int64_t d = 0; d < rank; ++d) {
+    axes.clear();
+    for (; next != dimFactors.end() && next->dim == d; ++next) {
+      std::span<const AxisRefAttr> refs = localToGlobal.of(next->factor);
+      axes.append(refs.begin(), refs.end());
     }
     dims.push_back(DimensionShardingAttr::get(ctx, axes, !openDims));
   }
-  replicated = canonicalAxisList(ctx, std::move(replicated), globalMesh);
-  unreduced = canonicalAxisList(ctx, std::move(unreduced), globalMesh);
+  canonicalizeAxisList(ctx, replicated, globalMesh);
+  canonicalizeAxisList(ctx, unreduced, globalMesh);
   sdy::ReductionOp op = sdy::ReductionOp::kSum;
   if (!unreduced.empty()) {
     SB_ASSIGN_OR_RETURN(op, reductionOpFromMetadata(sharding.metadata()));

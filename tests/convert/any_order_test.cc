@@ -430,5 +430,103 @@ RC_GTEST_PROP(AnyOrderProps, ShardingsSharingOneOrderShareOneMesh, ()) {
   }
 }
 
+
+// --- partial replication on a mesh with device_ids ---------------------------
+// XLA keeps each last_tile_dim_replicate group sorted by device id, so a
+// partially replicated sharding exported from a mesh with device_ids lists
+// its groups in an order that is no iota in mesh order; the import sorts
+// each group by mesh-linear index first (any_order.h).
+
+constexpr const char* kRingMesh = R"(<["x"=4, "y"=2], device_ids=[0, 1, 2, 3, 6, 7, 4, 5]>)";
+
+TEST(AnyOrder, PartialReplicationOnADeviceIdsMesh) {
+  sdy::Context ctx;
+  const sdy::MeshAttr mesh = *sdy::parseMesh(ctx, kRingMesh);
+  auto lookup = [&](std::string_view) { return mesh; };
+  const sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, "mesh");
+  struct Row {
+    const char* sharding;
+    const char* exported;  // derived by hand: device_ids read through the tiles
+  };
+  const Row rows[] = {
+      // Tiles along "y" (minor, size 2); each group holds the 4 devices of
+      // one "y" coordinate: positions 0,2,4,6 and 1,3,5,7 of device_ids.
+      {R"(#sdy.sharding<@mesh, [{"y"}, {}]>)",
+       "{devices=[2,1,4]0,2,4,6,1,3,5,7 last_tile_dim_replicate}"},
+      // Tiles along "x":(2)2; groups are {x major bit, y}: sorted by id.
+      {R"(#sdy.sharding<@mesh, [{"x":(2)2}, {}]>)",
+       "{devices=[2,1,4]0,1,6,7,2,3,4,5 last_tile_dim_replicate}"},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.sharding);
+    auto sharding = sdy::parseTensorSharding(ctx, row.sharding);
+    ASSERT_TRUE(sharding.has_value());
+    auto exported = convertToHloSharding(*sharding, lookup);
+    ASSERT_TRUE(exported.has_value()) << exported.error().message;
+    EXPECT_EQ(exported->toString(), row.exported);
+    // Guided import onto the same mesh gives the sharding back.
+    auto imported = convertToSdySharding(ctx, *exported, mesh, ref, {}, 2, false, kAnyOrder);
+    ASSERT_TRUE(imported.has_value()) << imported.error().message;
+    EXPECT_EQ(sdy::printTensorSharding(*imported), row.sharding);
+    // A module holding it beside the ring order itself finds one mesh.
+    const HloSharding module[] = {*exported, parseHlo("{devices=[4,2]0,1,2,3,6,7,4,5}")};
+    auto inferred = inferModuleMesh(ctx, module, kAnyOrder);
+    ASSERT_TRUE(inferred.has_value()) << inferred.error().message;
+    for (const HloSharding& s : module) {
+      auto back = convertToSdySharding(ctx, s, inferred->mesh, ref, {}, 2, false, kAnyOrder);
+      ASSERT_TRUE(back.has_value()) << back.error().message;
+      auto again = convertToHloSharding(
+          *back, [&](std::string_view) { return inferred->mesh; });
+      ASSERT_TRUE(again.has_value()) << again.error().message;
+      EXPECT_EQ(*again, s) << again->toString() << " vs " << s.toString();
+    }
+  }
+}
+
+// Export from a random device_ids mesh, then import onto it: the sharding
+// comes back and re-exports to the same HloSharding, partial replication
+// included.
+RC_GTEST_PROP(AnyOrderProps, DeviceIdsMeshExportImportRoundTrip, ()) {
+  const std::vector<int64_t> sizes =
+      *rc::gen::container<std::vector<int64_t>>(*rc::gen::inRange<size_t>(1, 4),
+                                                rc::gen::inRange<int64_t>(1, 5));
+  int64_t devices = 1;
+  for (int64_t s : sizes) devices *= s;
+  std::vector<int64_t> ids(static_cast<size_t>(devices));
+  std::iota(ids.begin(), ids.end(), 0);
+  for (size_t i = ids.size(); i > 1; --i) {
+    std::swap(ids[i - 1], ids[*rc::gen::inRange<size_t>(0, i)]);
+  }
+  sdy::Context ctx;
+  std::vector<sdy::MeshAxisAttr> axes;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    axes.push_back(sdy::MeshAxisAttr::get(ctx, "a" + std::to_string(i), sizes[i]));
+  }
+  const sdy::MeshAttr mesh = sdy::MeshAttr::get(ctx, axes, ids);
+  // Each axis goes to dim 0, dim 1 or nowhere (implicitly replicated).
+  std::vector<std::vector<sdy::AxisRefAttr>> dims(2);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const int where = *rc::gen::inRange(0, 3);
+    if (where < 2 && sizes[i] > 1) {
+      dims[static_cast<size_t>(where)].push_back(sdy::AxisRefAttr::get(ctx, axes[i].name()));
+    }
+  }
+  std::vector<sdy::DimensionShardingAttr> dimShardings;
+  for (const auto& d : dims) dimShardings.push_back(sdy::DimensionShardingAttr::get(ctx, d, true));
+  const sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, "mesh");
+  const auto sharding = sdy::TensorShardingAttr::get(ctx, ref, dimShardings);
+  auto lookup = [&](std::string_view) { return mesh; };
+  auto exported = convertToHloSharding(sharding, lookup);
+  RC_ASSERT(exported.has_value());
+  auto imported = convertToSdySharding(ctx, *exported, mesh, ref, {}, 2, false, kAnyOrder);
+  if (!imported.has_value()) {
+    RC_FAIL(sdy::printTensorSharding(sharding) + " on " + sdy::printMesh(mesh) + " exported to " +
+            exported->toString() + ", which does not import: " + imported.error().message);
+  }
+  auto again = convertToHloSharding(*imported, lookup);
+  RC_ASSERT(again.has_value());
+  RC_ASSERT(*again == *exported);
+}
+
 }  // namespace
 }  // namespace shardbridge::convert

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -447,6 +448,39 @@ void expectSameMetadata(const HloSharding& a, const HloSharding& b) {
   }
 }
 
+// What fromProto gives back for `s`: `s` itself, except that XLA's FromProto
+// rebuilds last_tile_dims through Subgroup (convert.cc step 12), which
+// collapses a leaf without data tiling whose subgroup dims are all of one
+// type. Subgroup itself can return such a leaf when it drops size-1 dims of
+// another type ([1,2] with {manual, unreduced} -> `{devices=[2]1,0
+// last_tile_dims={unreduced}}`, export.h), and that comes back `{unreduced}`.
+HloSharding afterProtoTrip(const HloSharding& s) {
+  if (s.isTuple()) {
+    std::vector<HloSharding> leaves;
+    for (const HloSharding& leaf : s.tupleElements()) leaves.push_back(afterProtoTrip(leaf));
+    return HloSharding::tuple(std::move(leaves)).withShardGroup(s.shardGroup());
+  }
+  if (s.kind() != HloSharding::Kind::kTiled || s.subgroupTypes().empty()) return s;
+  const std::vector<hlo::OpShardingType>& types = s.subgroupTypes();
+  if (!std::all_of(types.begin(), types.end(), [&](auto t) { return t == types[0]; })) return s;
+  if (s.tiledDataRank() > 0) {
+    auto dims = s.tileAssignment().dimensions();
+    for (int64_t d = 0; d < s.tiledDataRank(); ++d) {
+      if (dims[static_cast<size_t>(d)] != 1) return s;
+    }
+  }
+  switch (types[0]) {
+    case hlo::OpShardingType::kManual:
+      return HloSharding::manual(s.metadata()).withShardGroup(s.shardGroup());
+    case hlo::OpShardingType::kReplicated:
+      return HloSharding::replicate(s.metadata()).withShardGroup(s.shardGroup());
+    case hlo::OpShardingType::kUnreduced:
+      return HloSharding::unreduced(s.metadata()).withShardGroup(s.shardGroup());
+    default:
+      return s;
+  }
+}
+
 RC_GTEST_PROP(RoundTripProperty, FromProtoOfToProtoIsIdentity, ()) {
   HloSharding s;
   if (*rc::gen::inRange(0, 4) == 0) {
@@ -462,15 +496,21 @@ RC_GTEST_PROP(RoundTripProperty, FromProtoOfToProtoIsIdentity, ()) {
   const xla::OpSharding& p = *proto;
   auto back = fromProto(p);
   RC_ASSERT(back.has_value());
-  RC_ASSERT(*back == s);
-  RC_ASSERT(back->toString(true) == s.toString(true));
+  const HloSharding expected = afterProtoTrip(s);
+  if (!(*back == expected) || back->toString(true) != expected.toString(true)) {
+    RC_FAIL(s.toString(true) + " came back from its proto as " + back->toString(true) +
+            ", expected " + expected.toString(true));
+  }
+  if (!(expected == s)) RC_TAG("collapsed by Subgroup");
   expectSameMetadata(*back, s);
   // Serialize -> parse -> serialize is the identity on bytes.
   const std::string bytes = serializeOpSharding(p);
   auto parsed = parseOpShardingBinary(bytes);
   RC_ASSERT(parsed.has_value());
   RC_ASSERT(serializeOpSharding(*parsed) == bytes);
-  RC_ASSERT(serializeOpSharding(*toProto(*back)) == bytes);
+  if (expected.toString(true) == s.toString(true)) {
+    RC_ASSERT(serializeOpSharding(*toProto(*back)) == bytes);
+  }
 }
 
 }  // namespace

@@ -56,8 +56,15 @@ std::optional<hlo::IotaTileAssignment> findIotaForm(std::span<const int64_t> dim
 //   `mesh device_ids are not a permutation of [0, 4)`;
 //   `its devices in mesh order, devices=[2,2]0,1,3,2, are not an iota`;
 // and the tile-assignment layer's error when a list is too large to build.
+// With `replicationDim` >= 0 (the sharding's subgroupReplicationDim()),
+// each replication group (the entries along that dim) is sorted by
+// mesh-linear index first: XLA keeps each group sorted by device id, which
+// in another device order is not an iota's order although the sharding is
+// expressible — e.g. `[{"y"}, {}]` on a mesh with device_ids exports to
+// such a list.
 Result<hlo::TileAssignment> meshLinearTileAssignment(const hlo::TileAssignment& tiles,
-                                                     sdy::MeshAttr mesh);
+                                                     sdy::MeshAttr mesh,
+                                                     int64_t replicationDim = -1);
 
 // Returns one mesh on which every one of `tiledLeaves` (tiled HloShardings
 // over more than one device, in module order) can be imported, for the
