@@ -6,6 +6,9 @@
 // A golden file holds cases separated by a line `// -----`. In a case:
 //   // ARGS: --mesh '<["a"=2]>'     extra arguments, split shell-style
 //   // CMD: sdy                     the subcommand (default: sdy)
+//   // INPUT: file                  pass TEXT (plus a final newline) as the path
+//                                   of a temporary file instead of as the text;
+//                                   expected-error-at then names that path
 //   // CHECK: <line>                the expected stdout, one line each, in
 //                                   order; together all of stdout
 //   // expected-error {{MSG}}       exit code 1, stderr contains `error: MSG`
@@ -47,6 +50,7 @@ struct Case {
   size_t line = 0;  // 1-based line of the case's first non-blank line
   std::vector<std::string> args;
   std::string command = "sdy";
+  bool inputFile = false;  // `// INPUT: file`
   std::vector<std::string> checks;
   std::optional<std::string> expectedError;
   std::optional<std::string> expectedErrorAt;
@@ -148,6 +152,13 @@ void parseDirective(Case& c, std::string_view body) {
     c.args.insert(c.args.end(), words->begin(), words->end());
   } else if (startsWith(body, "CMD:")) {
     c.command = trim(body.substr(4));
+  } else if (startsWith(body, "INPUT:")) {
+    std::string how = trim(body.substr(6));
+    if (how == "file") {
+      c.inputFile = true;
+    } else {
+      c.problem = "INPUT must be `file`";
+    }
   } else if (startsWith(body, "CHECK:")) {
     std::string_view rest = body.substr(6);
     if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
@@ -314,7 +325,7 @@ std::string indent(const std::string& text) {
 }
 
 // Returns an empty string when the case passes, else what went wrong.
-std::string check(const Case& c, const RunResult& r) {
+std::string check(const Case& c, const RunResult& r, const std::string& inputName) {
   std::ostringstream why;
   if (!c.problem.empty()) return "malformed case: " + c.problem + "\n";
   if (!r.spawnError.empty()) return "could not run the binary: " + r.spawnError + "\n";
@@ -329,8 +340,8 @@ std::string check(const Case& c, const RunResult& r) {
     why << "expected stderr to contain:\n" << indent("error: " + *c.expectedError);
   }
   if (c.expectedErrorAt &&
-      r.err.find("<input>:" + *c.expectedErrorAt + ": error:") == std::string::npos) {
-    why << "expected the diagnostic at <input>:" << *c.expectedErrorAt << "\n";
+      r.err.find(inputName + ":" + *c.expectedErrorAt + ": error:") == std::string::npos) {
+    why << "expected the diagnostic at " << inputName << ":" << *c.expectedErrorAt << "\n";
   }
   if (!c.checks.empty()) {
     if (outputLines(r.out) != c.checks) {
@@ -377,9 +388,27 @@ int main(int argc, char** argv) {
     if (isEmptyCase(c)) continue;
     std::vector<std::string> args = {binary, c.command};
     args.insert(args.end(), c.args.begin(), c.args.end());
-    args.push_back(caseText(c));
+    std::string inputName = "<input>";
+    std::string tmpDir;
+    if (c.inputFile) {
+      char tmpl[] = "/tmp/golden_runner.XXXXXX";
+      if (mkdtemp(tmpl) == nullptr) {
+        std::fprintf(stderr, "golden_runner: cannot create a temporary directory\n");
+        return 2;
+      }
+      tmpDir = tmpl;
+      inputName = tmpDir + "/input.mlir";
+      std::ofstream(inputName, std::ios::binary) << caseText(c) << "\n";
+      args.push_back(inputName);
+    } else {
+      args.push_back(caseText(c));
+    }
     RunResult r = run(args);
-    std::string failure = check(c, r);
+    if (!tmpDir.empty()) {
+      unlink(inputName.c_str());
+      rmdir(tmpDir.c_str());
+    }
+    std::string failure = check(c, r, inputName);
     if (failure.empty()) {
       ++passed;
       continue;

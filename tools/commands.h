@@ -21,6 +21,8 @@ void registerEqualCommand(CLI::App& app, Runner& run);
 void registerExportCommand(CLI::App& app, Runner& run);
 // `shardbridge import`: HloShardings as sdy shardings (with mesh inference).
 void registerImportCommand(CLI::App& app, Runner& run);
+// `shardbridge convert`: a whole MLIR module's shardings, export or import pass.
+void registerConvertCommand(CLI::App& app, Runner& run);
 // `shardbridge list`: every sharding of a dump or sharding file, with place and forms.
 void registerListCommand(CLI::App& app, Runner& run);
 // `shardbridge explain` / `show`: one sharding in words, and drawn as a tile grid.

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   shardbridge::tools::registerEqualCommand(app, run);
   shardbridge::tools::registerExportCommand(app, run);
   shardbridge::tools::registerImportCommand(app, run);
+  shardbridge::tools::registerConvertCommand(app, run);
   shardbridge::tools::registerListCommand(app, run);
   shardbridge::tools::registerExplainCommand(app, run);
   shardbridge::tools::registerShowCommand(app, run);

@@ -1,0 +1,93 @@
+// Whole-module conversion of MLIR text between Shardy shardings and XLA's
+// `mhlo.sharding` strings: what OpenXLA's Shardy export pass
+// (xla-sdy-stablehlo-export-shardings, with @Sharding custom calls for
+// sharding constraints) and import pass (xla-sdy-import-shardings) do to a
+// module's shardings, by splicing the text: every byte outside the
+// rewritten attributes and ops is copied as it is.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shardbridge/base/result.h"
+#include "shardbridge/convert/any_order.h"
+
+namespace shardbridge::module {
+
+struct ExportModuleOptions {
+  // Write V3 (NamedSharding) strings, as upstream's enable-hlo-sharding-v3.
+  bool v3 = false;
+};
+
+struct ImportModuleOptions {
+  // Import device orders upstream aborts on (any_order.h); off: upstream's
+  // behaviour, with an error where upstream aborts.
+  convert::AnyOrderOptions anyOrder;
+};
+
+// Something converted but worth telling: an op left in sdy form.
+struct ModuleWarning {
+  size_t offset = 0;  // into the input text
+  std::string message;
+};
+
+struct ConvertedModule {
+  std::string text;
+  std::vector<ModuleWarning> warnings;
+};
+
+// The export pass on MLIR text. Meshes come from the module's `sdy.mesh` ops
+// (and from a round-trip `xla.sdy.meshes` attribute). Rewrites:
+//   func argument/result `sdy.sharding = #sdy.sharding<...>`
+//     -> `mhlo.sharding = "..."` (convert::convertToHloSharding, MLIR string
+//        escapes: `"` as \22);
+//   op `sdy.sharding = #sdy.sharding_per_value<[...]>` -> `mhlo.sharding`,
+//     one sharding as itself, several as a tuple `{{...}, {...}}`;
+//   `%r = sdy.sharding_constraint %x <S> : T`
+//     -> `%r = stablehlo.custom_call @Sharding(%x) {mhlo.sharding = "..."} : (T) -> T`;
+//   a round-trip `mhlo.frontend_attributes = {xla.sdy.sharding = "..."}`:
+//     the dictionary's mhlo.sharding is set to its export (added after the
+//     frontend attributes when missing); the frontend attributes stay;
+//   inside an `sdy.manual_computation` body, shardings are exported with the
+//     manual axes of every enclosing manual computation as a MANUAL subgroup.
+// The `sdy.mesh` ops are removed (with their line when alone on it), except
+// those an op left in sdy form refers to: a manual computation (its own
+// lowering is not done here) keeps the meshes of its in/out shardings;
+// any other sdy op (sdy.reshard, ...) keeps all meshes. Each such op gives a
+// warning.
+// Errors (with the byte offset of the offending text): scanMlir's; a
+// sharding or mesh that does not parse; a sharding that fails the sdy
+// verifier against its mesh and, where the value's type is written there
+// (func arguments and results, ops with a trailing `: ... -> results` or
+// `: type` signature), its type (`sharding doesn't match tensor rank: 2 != 1`,
+// `unknown mesh: @m`, `shardings don't match number of values: ...`);
+// convertToHloSharding's.
+Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOptions& options = {});
+
+// The import pass on MLIR text. Every `mhlo.sharding = "..."` string (HLO
+// sharding text, or escaped serialized OpSharding bytes) of the module is
+// read; the mesh is inferred from all of them (convert::inferModuleMesh)
+// and `sdy.mesh @mesh = <...>` plus one `sdy.mesh @single_device_<id>` per
+// device of a maximal sharding are inserted before the first op of the
+// module body (with its indentation). Rewrites:
+//   func argument/result `mhlo.sharding` -> `sdy.sharding = #sdy.sharding<...>`
+//     with the rank of the written type (closed dims, as upstream);
+//   op `mhlo.sharding` -> `sdy.sharding = #sdy.sharding_per_value<[...]>`, a
+//     tuple giving one sharding per element, ranks from the op's trailing
+//     type signature when written there, else from each sharding itself;
+//     `@Sharding` custom calls included, as upstream's import pass does;
+//   the round-trip form: the `xla.sdy.meshes` entries become sdy.mesh ops
+//     and the attribute is removed; a dictionary with
+//     `mhlo.frontend_attributes = {xla.sdy.sharding = "S"}` gets
+//     `sdy.sharding = S` (canonical) in place of its mhlo.sharding, and loses
+//     the xla.sdy.sharding entry (the frontend attributes too when empty).
+// Nothing is inserted into a module without shardings.
+// Errors (located): scanMlir's; a string that is neither HLO sharding text
+// nor an OpSharding; the mesh inference's; a sharding that does not fit its
+// value (`sharding {devices=[2,2]<=[4]} tiles 2 dimensions but the tensor has
+// rank 3`); an inserted mesh whose name the module already defines.
+Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOptions& options = {});
+
+}  // namespace shardbridge::module

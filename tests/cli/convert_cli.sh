@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# CLI checks for `shardbridge convert` (issue 5 item 1): the examples/ JAX
+# module and its mhlo.sharding twin, exit codes, stdin, -o (written only on
+# success), the warning about ops left in sdy form, and the round trip
+# hlo -> sdy -> hlo without manual axes.
+#   convert_cli.sh <shardbridge binary> <source dir>
+set -u
+bin="$1"
+src="$2"
+# shellcheck source=lib.bash
+source "$(dirname "$0")/lib.bash"
+
+ex="$src/examples/jax_module.mlir"
+twin="$src/examples/jax_module_mhlo.mlir"
+
+# --to hlo on the JAX module: the function signature and the ops before the
+# manual computation are byte-identical to the twin, which holds the strings
+# upstream writes (see tests/golden/module/export.mlir for their sources:
+# stablehlo_export_pipeline.mlir rules; the manual-computation lowering of the
+# twin follows its @call_in_manual_computation_partially_manual case).
+"$bin" convert --to hlo "$ex" >"$tmp/hlo.mlir" 2>"$tmp/stderr"
+rc=$?
+[[ $rc -eq 0 ]] || fail "convert --to hlo examples/jax_module.mlir: exit $rc"
+for pattern in 'func.func public @main' '%0 = stablehlo.dot_general' '%1 = stablehlo.add' \
+               '%2 = stablehlo.custom_call @Sharding'; do
+  want="$(grep -F -- "$pattern" "$twin")"
+  got="$(grep -F -- "$pattern" "$tmp/hlo.mlir")"
+  [[ -n "$want" && "$want" == "$got" ]] || { fail "jax_module --to hlo: line '$pattern'"; echo "    want: $want"; echo "    got:  $got"; }
+done
+# Inside the manual computation: manual axis "x" as a MANUAL subgroup, the
+# string of the twin's body function.
+want_manual='{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}'
+grep -qF "stablehlo.multiply %arg3, %arg3 {mhlo.sharding = \"$want_manual\"}" "$tmp/hlo.mlir" ||
+  fail "jax_module --to hlo: op in the manual computation"
+grep -qF 'sdy.mesh @mesh = <["x"=2, "y"=4]>' "$tmp/hlo.mlir" ||
+  fail "the mesh a manual computation refers to stays"
+grep -qF "jax_module.mlir:7:10: warning: sdy.manual_computation left in sdy form" "$tmp/stderr" ||
+  { fail "stderr names the op left in sdy form"; sed 's/^/    /' "$tmp/stderr"; }
+
+# --to sdy on the twin: the inferred mesh (facts §5.2) inserted in the body.
+"$bin" convert --to sdy "$twin" >"$tmp/sdy.mlir" 2>"$tmp/stderr" || fail "convert --to sdy twin"
+[[ "$(sed -n 2p "$tmp/sdy.mlir")" == '  sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2, "_axis_2"=2]>' ]] ||
+  fail "twin --to sdy: inserted mesh line"
+grep -qF '%2 = stablehlo.custom_call @Sharding(%1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}, {}]>]>}' "$tmp/sdy.mlir" ||
+  fail "twin --to sdy: @Sharding custom call"
+[[ ! -s "$tmp/stderr" ]] || fail "twin --to sdy: nothing on stderr"
+
+# Round trip without manual axes: to hlo, to sdy, to hlo gives the same text.
+grep -v -e 'manual_computation' -e 'stablehlo.multiply' -e 'sdy.return' -e '^    } : ' "$ex" |
+  sed 's/return %3, %0/return %2, %0/' >"$tmp/plain.mlir"
+"$bin" convert --to hlo "$tmp/plain.mlir" >"$tmp/a.mlir" 2>/dev/null &&
+  "$bin" convert --to sdy "$tmp/a.mlir" >"$tmp/b.mlir" &&
+  "$bin" convert --to hlo "$tmp/b.mlir" >"$tmp/c.mlir" || fail "round trip: a step failed"
+cmp -s "$tmp/a.mlir" "$tmp/c.mlir" || { fail "round trip hlo -> sdy -> hlo"; diff "$tmp/a.mlir" "$tmp/c.mlir" | head; }
+grep -q 'sdy\.' "$tmp/a.mlir" && fail "no sdy left after --to hlo without manual computations"
+
+# stdin, as `-` and with no FILE.
+stdin_file="$ex" expect "stdin as -" 0 "$(cat "$tmp/hlo.mlir")" -- convert --to hlo -
+stdin_file="$ex" expect "stdin without FILE" 0 "$(cat "$tmp/hlo.mlir")" -- convert --to hlo
+
+# -o: written on success (nothing on stdout), untouched on error.
+"$bin" convert --to hlo -o "$tmp/out.mlir" "$ex" >"$tmp/stdout" 2>/dev/null || fail "-o: exit code"
+cmp -s "$tmp/out.mlir" "$tmp/hlo.mlir" || fail "-o: content"
+[[ ! -s "$tmp/stdout" ]] || fail "-o: stdout is empty"
+printf 'sdy.mesh @mesh = <["x"=2]>\nfunc.func @f(%%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {\n  return\n}\n' >"$tmp/bad.mlir"
+echo keep >"$tmp/existing.mlir"
+"$bin" convert --to hlo -o "$tmp/existing.mlir" "$tmp/bad.mlir" >/dev/null 2>"$tmp/stderr"
+rc=$?
+[[ $rc -eq 1 ]] || fail "bad input: exit $rc, expected 1"
+[[ "$(cat "$tmp/existing.mlir")" == keep ]] || fail "-o is not written on error"
+"$bin" convert --to hlo -o "$tmp/new.mlir" "$tmp/bad.mlir" >/dev/null 2>&1
+[[ ! -e "$tmp/new.mlir" ]] || fail "-o is not created on error"
+ls -A "$tmp" | grep -q '^\.' && fail "no temporary file left behind"
+grep -qF "$tmp/bad.mlir:2:80: error: sharding doesn't match tensor rank: 2 != 1" "$tmp/stderr" ||
+  { fail "located error"; sed 's/^/    /' "$tmp/stderr"; }
+
+# Truncated module: located error, exit 1.
+head -c 300 "$ex" >"$tmp/trunc.mlir"
+expect "truncated module" 1 "" -- convert --to hlo "$tmp/trunc.mlir"
+grep -q "trunc.mlir:[0-9]*:[0-9]*: error: " "$tmp/stderr" || fail "truncated module: located error"
+
+# Usage errors exit 2; a missing file is an input error.
+expect "--to missing" 2 "" -- convert "$ex"
+expect "--to bad" 2 "" -- convert --to xla "$ex"
+expect "--v3 with --to sdy" 2 "" -- convert --to sdy --v3 "$twin"
+expect "missing file" 1 "" -- convert --to hlo "$tmp/nope.mlir"
+
+finish convert

@@ -1,0 +1,175 @@
+// `shardbridge convert`: a whole MLIR module's shardings converted in place,
+// as OpenXLA's Shardy export (--to hlo) or import (--to sdy) pass does
+// (issue 5 item 1).
+//
+//   shardbridge convert --to hlo|sdy [-o FILE] [--v3] [FILE|-]
+//
+// Prints the converted module (or writes it to FILE, atomically, only when
+// the whole conversion succeeded) and exits 0; warnings (ops left in sdy
+// form) go to stderr. An input error is rendered as FILE:LINE:COL on
+// stderr with exit code 1; a usage error exits 2.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <algorithm>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "mesh_args.h"
+#include "shardbridge/base/diagnostic.h"
+#include "shardbridge/module/convert_module.h"
+
+namespace shardbridge::tools {
+namespace {
+
+struct ConvertOptions {
+  std::string to;
+  std::string output;
+  bool v3 = false;
+  bool upstreamOrder = false;
+  std::string input = "-";
+};
+
+// Reads a whole file (or stdin for fd 0) into one string sized up front, so
+// that a large module is held once (a stringstream would hold it twice).
+Result<std::string> readAll(const std::string& path) {
+  int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return makeError(ErrorCode::kIo, "cannot open '" + path + "': " + std::strerror(errno));
+  std::string data;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
+  size_t used = 0;
+  while (true) {
+    if (data.size() - used < 65536) data.resize(std::max<size_t>(data.capacity(), used + 65536));
+    ssize_t n = ::read(fd, data.data() + used, data.size() - used);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string why = std::strerror(errno);
+      if (fd != 0) ::close(fd);
+      return makeError(ErrorCode::kIo, "cannot read '" + path + "': " + why);
+    }
+    if (n == 0) break;
+    used += static_cast<size_t>(n);
+  }
+  if (fd != 0) ::close(fd);
+  data.resize(used);
+  return data;
+}
+
+// Writes `data` to `path` through a temporary file in the same directory
+// renamed over it, so that `path` is either untouched or complete.
+Status writeFileAtomically(const std::string& path, std::string_view data) {
+  std::string dir = ".";
+  std::string base = path;
+  if (size_t slash = path.rfind('/'); slash != std::string::npos) {
+    dir = slash == 0 ? "/" : path.substr(0, slash);
+    base = path.substr(slash + 1);
+  }
+  std::string tmpl = dir + "/." + base + ".XXXXXX";
+  int fd = mkstemp(tmpl.data());
+  if (fd < 0) return makeError(ErrorCode::kIo, "cannot create a temporary file in '" + dir + "': " + std::strerror(errno));
+  // mkstemp creates the file 0600; give it the mode a plain create would
+  // (or the mode of the file it replaces).
+  struct stat st;
+  mode_t mode;
+  if (::stat(path.c_str(), &st) == 0) {
+    mode = st.st_mode & 07777;
+  } else {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  ::fchmod(fd, mode);
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmpl.c_str());
+      return makeError(ErrorCode::kIo, "cannot write '" + tmpl + "': " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(tmpl.c_str());
+    return makeError(ErrorCode::kIo, "cannot write '" + path + "': " + why);
+  }
+  return okStatus();
+}
+
+int runConvert(const ConvertOptions& options) {
+  InputText input;
+  auto text = readAll(options.input);
+  if (!text) return reportError(text.error(), "", "shardbridge");
+  input = {std::move(*text), options.input == "-" ? "<stdin>" : options.input};
+
+  Result<module::ConvertedModule> result = makeError(ErrorCode::kInternal, "no conversion");
+  if (options.to == "hlo") {
+    module::ExportModuleOptions exportOptions;
+    exportOptions.v3 = options.v3;
+    result = module::exportModule(input.text, exportOptions);
+  } else {
+    if (options.v3) return usageError("convert", "--v3 applies to --to hlo only");
+    module::ImportModuleOptions importOptions;
+    // As `shardbridge import`: device orders upstream aborts on are imported.
+    importOptions.anyOrder.enabled = !options.upstreamOrder;
+    result = module::importModule(input.text, importOptions);
+  }
+  if (!result) return reportError(result.error(), input);
+
+  for (const module::ModuleWarning& w : result->warnings) {
+    LineCol at = lineColAt(input.text, w.offset);
+    std::cerr << input.name << ":" << at.line << ":" << at.column << ": warning: " << w.message << "\n";
+  }
+  if (options.output.empty()) {
+    writeStdout(result->text);
+    return 0;
+  }
+  if (Status ok = writeFileAtomically(options.output, result->text); !ok)
+    return reportError(ok.error(), "", "shardbridge");
+  return 0;
+}
+
+}  // namespace
+
+void registerConvertCommand(CLI::App& app, Runner& run) {
+  auto options = std::make_shared<ConvertOptions>();
+  auto* cmd = app.add_subcommand(
+      "convert", "Convert every sharding of an MLIR module: sdy -> mhlo.sharding or back");
+  cmd->add_option("--to", options->to,
+                  "hlo: the export pass (sdy.sharding -> mhlo.sharding, sharding constraints\n"
+                  "-> @Sharding custom calls, sdy.mesh ops removed); sdy: the import pass\n"
+                  "(mhlo.sharding -> sdy.sharding on an inferred mesh)")
+      ->required()
+      ->check(CLI::IsMember({"hlo", "sdy"}));
+  cmd->add_option("-o,--output", options->output,
+                  "Write the module to FILE (only when the whole conversion succeeded)");
+  cmd->add_flag("--v3", options->v3, "With --to hlo: write V3 NamedSharding strings");
+  cmd->add_flag("--upstream-device-order", options->upstreamOrder,
+                "With --to sdy: fail where upstream aborts on device orders no iota mesh\n"
+                "explains, instead of importing them onto a mesh with device_ids");
+  cmd->add_option("FILE", options->input, "The MLIR module (`-` or absent: stdin)");
+  cmd->footer(
+      "The output is the input with the sharding attributes and ops rewritten; every\n"
+      "other byte is copied. With --to hlo, an sdy.manual_computation stays in sdy form\n"
+      "(with the sdy.mesh ops it refers to) and a warning names it on stderr.\n"
+      "Input errors (FILE:LINE:COL on stderr) exit 1 and write nothing; usage errors 2.\n"
+      "\n"
+      "Examples:\n"
+      "  shardbridge convert --to hlo examples/jax_module.mlir\n"
+      "  shardbridge convert --to sdy -o out.mlir examples/jax_module_mhlo.mlir\n");
+  cmd->callback([&run, options] { run = [options] { return runConvert(*options); }; });
+}
+
+}  // namespace shardbridge::tools
