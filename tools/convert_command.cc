@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "mesh_args.h"
 #include "shardbridge/base/diagnostic.h"
+#include "shardbridge/base/json_writer.h"
 #include "shardbridge/module/convert_module.h"
 
 namespace shardbridge::tools {
@@ -35,6 +36,7 @@ struct ConvertOptions {
   std::string output;
   bool v3 = false;
   bool upstreamOrder = false;
+  bool json = false;
   std::string input = "-";
 };
 
@@ -108,7 +110,42 @@ Status writeFileAtomically(const std::string& path, std::string_view data) {
   return okStatus();
 }
 
+// The --json document: the converted module (null when written to -o) and
+// the warnings, located in the input.
+std::string convertJson(const ConvertOptions& options, const InputText& input,
+                        const module::ConvertedModule& result) {
+  JsonWriter w;
+  w.beginObject();
+  w.key("to").value(options.to);
+  w.key("source").value(input.name);
+  w.key("output");
+  if (options.output.empty()) {
+    w.null();
+  } else {
+    w.value(options.output);
+  }
+  w.key("warnings").beginArray();
+  for (const module::ModuleWarning& warning : result.warnings) {
+    LineCol at = lineColAt(input.text, warning.offset);
+    w.beginObject(JsonWriter::kInline);
+    w.key("line").value(static_cast<int64_t>(at.line));
+    w.key("column").value(static_cast<int64_t>(at.column));
+    w.key("message").value(warning.message);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("module");
+  if (options.output.empty()) {
+    w.value(result.text);
+  } else {
+    w.null();
+  }
+  w.endObject();
+  return w.finish();
+}
+
 int runConvert(const ConvertOptions& options) {
+  setJsonOutput(options.json);
   InputText input;
   auto text = readAll(options.input);
   if (!text) return reportError(text.error(), "", "shardbridge");
@@ -132,12 +169,15 @@ int runConvert(const ConvertOptions& options) {
     LineCol at = lineColAt(input.text, w.offset);
     std::cerr << input.name << ":" << at.line << ":" << at.column << ": warning: " << w.message << "\n";
   }
-  if (options.output.empty()) {
-    writeStdout(result->text);
-    return 0;
+  if (!options.output.empty()) {
+    if (Status ok = writeFileAtomically(options.output, result->text); !ok)
+      return reportError(ok.error(), "", "shardbridge");
   }
-  if (Status ok = writeFileAtomically(options.output, result->text); !ok)
-    return reportError(ok.error(), "", "shardbridge");
+  if (options.json) {
+    writeStdout(convertJson(options, input, *result));
+  } else if (options.output.empty()) {
+    writeStdout(result->text);
+  }
   return 0;
 }
 
@@ -159,6 +199,9 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--upstream-device-order", options->upstreamOrder,
                 "With --to sdy: fail where upstream aborts on device orders no iota mesh\n"
                 "explains, instead of importing them onto a mesh with device_ids");
+  cmd->add_flag("--json", options->json,
+                "Print {\"to\", \"source\", \"output\", \"warnings\", \"module\"} as JSON: the\n"
+                "converted module as a string (null with -o) and the warnings (docs/json.md)");
   cmd->add_option("FILE", options->input, "The MLIR module (`-` or absent: stdin)");
   cmd->footer(
       "The output is the input with the sharding attributes and ops rewritten; every\n"

@@ -32,4 +32,18 @@ out="$("$bin" hlo --json @"$tmp/does-not-exist" 2>/dev/null)"
 # Usage errors are not JSON, and --json excludes --to.
 expect "usage error" 2 "" -- hlo --json --to pb '{replicated}'
 
+# convert --json: the module as a JSON string and no warnings; with -o the
+# module goes to the file and "module" is null.
+src="$2"
+out="$("$bin" convert --json --to hlo "$src/examples/small_module.mlir")"
+[[ $? -eq 0 ]] || fail "convert --json: exit code"
+[[ "$out" == *'"to": "hlo"'*'"output": null'*'"warnings": []'*'"module": "module {\n  func.func @main('* ]] ||
+  fail "convert --json: $out"
+out="$("$bin" convert --json --to hlo -o "$tmp/out.mlir" "$src/examples/jax_module.mlir" 2>/dev/null)"
+[[ $? -eq 0 ]] || fail "convert --json -o: exit code"
+[[ "$out" == *'"output": "'"$tmp"'/out.mlir"'*'{"line": 7, "column": 10, "message": "sdy.manual_computation left in sdy form'*'"module": null'* ]] ||
+  fail "convert --json -o: $out"
+cmp -s "$tmp/out.mlir" <("$bin" convert --to hlo "$src/examples/jax_module.mlir" 2>/dev/null) ||
+  fail "convert --json -o: the file differs from the text output"
+
 finish json
