@@ -1,7 +1,8 @@
 // `shardbridge list FILE`: every sharding of a file — an HLO module text
-// dump (`sharding={...}` of each instruction), or one OpSharding (binary,
-// text format, JSON) or HLO sharding string — with its place, its HLO
-// string and its named (sdy) form on the module's inferred mesh.
+// dump (`sharding={...}` of each instruction), a StableHLO / sdy MLIR module
+// (every sharding attribute), or one OpSharding (binary, text format, JSON)
+// or HLO sharding string — with its place, its HLO string and its named
+// (sdy) form.
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct ListOptions {
 };
 
 int runList(const ListOptions& options) {
+  setJsonOutput(options.json);
   sdy::Context ctx;
   std::vector<NamedMesh> meshes;
   if (int rc = parseMeshOptions(ctx, options.meshes, "list", meshes)) return rc;
@@ -57,7 +59,8 @@ int runList(const ListOptions& options) {
 void registerListCommand(CLI::App& app, Runner& run) {
   auto options = std::make_shared<ListOptions>();
   auto* cmd = app.add_subcommand(
-      "list", "List every sharding of an HLO dump or OpSharding file, with place and forms");
+      "list",
+      "List every sharding of an HLO dump, MLIR module or OpSharding file, with place and forms");
   cmd->add_flag("--json", options->json, "Write one JSON document instead of text lines");
   cmd->add_flag("--metadata", options->metadata, "Include metadata in the HLO strings");
   cmd->add_flag("--inline", options->inlineText, "FILE is the file's text itself, not a path");
@@ -68,8 +71,8 @@ void registerListCommand(CLI::App& app, Runner& run) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
   cmd->add_option("FILE", options->file,
-                  "An HLO module text dump, or a binary/text/JSON OpSharding or HLO sharding "
-                  "string: a path, @path, or `-` for stdin")
+                  "An HLO module text dump, a StableHLO/sdy MLIR module, or a binary/text/JSON "
+                  "OpSharding or HLO sharding string: a path, @path, or `-` for stdin")
       ->required();
   cmd->footer(
       "Text output: the mesh lines (`sdy.mesh @mesh = <...>`, then one\n"
@@ -82,6 +85,14 @@ void registerListCommand(CLI::App& app, Runner& run) {
       "sdy form on the mesh inferred from all shardings of the file (or --mesh),\n"
       "a #sdy.sharding_per_value<[...]> for a tuple, or `error: MESSAGE` when it\n"
       "cannot be imported. `cut -s -f3` gives the HLO strings.\n"
+      "MLIR modules: the module's own sdy.mesh lines first; PLACE is `@func %arg0`,\n"
+      "`@func result 0`, `%1 = op.name`, `sdy.sharding_constraint %x`, ...; an sdy\n"
+      "sharding's HLO is its export (as written into mhlo.sharding, metadata\n"
+      "included), NAMED the sdy text itself (canonical); an mhlo.sharding's NAMED\n"
+      "is its import onto the mesh inferred from all mhlo.sharding strings of the\n"
+      "module (`@mesh`, or `@mesh_1`, ... when the module has another @mesh), a\n"
+      "#sdy.sharding_per_value<[...]> on an op, as `convert --to sdy` writes it.\n"
+      "A sharding that does not parse, verify or convert gives `error: MESSAGE`.\n"
       "A file that does not parse is an error at FILE:LINE:COL (exit 1).");
   cmd->callback([&run, options] { run = [options] { return runList(*options); }; });
 }

@@ -3,18 +3,25 @@
 #include "shardbridge/dump/listing.h"
 
 #include <cctype>
+#include <functional>
 #include <map>
+#include <span>
 #include <utility>
 
 #include "shardbridge/base/diagnostic.h"
 #include "shardbridge/base/json_writer.h"
+#include "shardbridge/convert/export.h"
 #include "shardbridge/convert/import.h"
 #include "shardbridge/convert/mesh_inference.h"
 #include "shardbridge/hlo/dump.h"
 #include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/hlo/text.h"
+#include "shardbridge/module/convert_module.h"
+#include "shardbridge/module/mlir_scan.h"
 #include "shardbridge/proto/sharding_input.h"
+#include "shardbridge/sdy/mlir_type.h"
 #include "shardbridge/sdy/text.h"
+#include "shardbridge/sdy/verifier.h"
 
 namespace shardbridge::dump {
 namespace {
@@ -102,58 +109,99 @@ std::string oneLine(std::string s) {
   return s;
 }
 
-// Fills the named form of every row: mesh inference over all rows (or the
-// given mesh), then the import of each row.
+// A row to import: the sharding to import (importForm's), the ranks of its
+// values and whether it is named as a sharding_per_value.
+struct Pending {
+  size_t row = 0;
+  hlo::HloSharding form;
+  bool perValue = false;
+};
+
+// Fills the named form of the `pending` rows: mesh inference over all of
+// them (or the given mesh), then the import of each. The meshes go after
+// those already listed (an MLIR module's own); a name already taken by a
+// different mesh is an error for every pending row.
 void nameShardings(sdy::Context& ctx, Listing& listing, const ListOptions& options,
-                   const std::vector<std::optional<hlo::Shape>>& shapes) {
-  if (listing.shardings.empty()) return;
-  std::vector<hlo::HloSharding> all;
-  std::vector<hlo::HloSharding> forms;
-  all.reserve(listing.shardings.size());
-  for (size_t i = 0; i < listing.shardings.size(); ++i) {
-    all.push_back(listing.shardings[i].sharding);
-    auto [form, ranks] = importForm(all.back(), shapes[i]);
-    forms.push_back(std::move(form));
-    listing.shardings[i].ranks = std::move(ranks);
-  }
+                   std::vector<Pending>& pending) {
+  if (pending.empty()) return;
+  auto failAll = [&](const std::string& message) {
+    listing.meshError = message;
+    for (const Pending& p : pending) listing.shardings[p.row].error = "no module mesh: " + message;
+  };
 
   sdy::MeshAttr mesh;
   std::map<int64_t, std::string> singleDevice;
+  std::vector<ListedMesh> created;
   if (options.mesh) {
     mesh = *options.mesh;
-    listing.meshes.push_back({options.meshName, mesh});
-    for (const hlo::HloSharding& s : all) {
-      for (const hlo::HloSharding* leaf : leavesOf(s)) {
+    created.push_back({options.meshName, mesh});
+    for (const Pending& p : pending) {
+      for (const hlo::HloSharding* leaf : leavesOf(listing.shardings[p.row].sharding)) {
         if (auto d = leaf->uniqueDevice(); d && leaf->isSingleDevice()) {
           singleDevice[*d] = "single_device_" + std::to_string(*d);
         }
       }
     }
   } else {
+    std::vector<hlo::HloSharding> all;
+    all.reserve(pending.size());
+    for (const Pending& p : pending) all.push_back(listing.shardings[p.row].sharding);
     auto inferred = convert::inferModuleMesh(ctx, all, options.anyOrder);
     if (!inferred) {
-      listing.meshError = inferred.error().message;
-      for (ListedSharding& row : listing.shardings) {
-        row.error = "no module mesh: " + listing.meshError;
-      }
+      failAll(inferred.error().message);
       return;
     }
     mesh = inferred->mesh;
-    listing.meshes.push_back({options.meshName, mesh});
+    created.push_back({options.meshName, mesh});
     for (const auto& [id, name] : inferred->singleDevice) singleDevice[id] = name;
   }
   for (const auto& [id, name] : singleDevice) {
     int64_t ids[] = {id};
-    listing.meshes.push_back({name, sdy::MeshAttr::get(ctx, {}, ids)});
+    created.push_back({name, sdy::MeshAttr::get(ctx, {}, ids)});
+  }
+  // Names an MLIR module already gives a different mesh: the inferred
+  // meshes take the first free `NAME_1`, `NAME_2`, ...; a --mesh name is
+  // an error.
+  size_t existing = listing.meshes.size();
+  auto owner = [&](const std::string& name) -> const ListedMesh* {
+    for (const ListedMesh& m : listing.meshes) {
+      if (m.name == name) return &m;
+    }
+    return nullptr;
+  };
+  std::string meshName = options.meshName;
+  for (size_t i = 0; i < created.size(); ++i) {
+    ListedMesh m = created[i];
+    const ListedMesh* taken = owner(m.name);
+    if (taken && taken->mesh == m.mesh) {
+      if (i == 0) meshName = m.name;
+      continue;
+    }
+    if (taken) {
+      if (i == 0 && options.mesh) {
+        listing.meshes.resize(existing);
+        failAll("the module already defines a different mesh named '" + m.name + "'");
+        return;
+      }
+      std::string base = m.name;
+      for (int n = 1; owner(m.name); ++n) m.name = base + "_" + std::to_string(n);
+    }
+    if (i == 0) {
+      meshName = m.name;
+    } else {
+      for (auto& [id, name] : singleDevice) {
+        if (name == created[i].name) name = m.name;
+      }
+    }
+    listing.meshes.push_back(std::move(m));
   }
 
-  sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, options.meshName);
-  for (size_t i = 0; i < listing.shardings.size(); ++i) {
-    ListedSharding& row = listing.shardings[i];
-    const hlo::HloSharding& sharding = forms[i];
+  sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, meshName);
+  for (const Pending& p : pending) {
+    ListedSharding& row = listing.shardings[p.row];
     const std::vector<int64_t>& ranks = row.ranks;
-    if (sharding.isTuple()) {
-      auto imported = convert::convertToSdyShardingPerValue(ctx, sharding, mesh, ref, singleDevice,
+    if (p.perValue) {
+      auto imported = convert::convertToSdyShardingPerValue(ctx, p.form, mesh, ref, singleDevice,
                                                             ranks, false, options.anyOrder);
       if (imported) {
         row.sdy = sdy::printTensorShardingPerValue(*imported);
@@ -161,8 +209,9 @@ void nameShardings(sdy::Context& ctx, Listing& listing, const ListOptions& optio
         row.error = imported.error().message;
       }
     } else {
-      auto imported = convert::convertToSdySharding(ctx, sharding, mesh, ref, singleDevice,
-                                                    ranks[0], false, options.anyOrder);
+      auto imported = convert::convertToSdySharding(ctx, p.form, mesh, ref, singleDevice,
+                                                    ranks.empty() ? 0 : ranks[0], false,
+                                                    options.anyOrder);
       if (imported) {
         row.sdy = sdy::printTensorSharding(*imported);
       } else {
@@ -170,6 +219,208 @@ void nameShardings(sdy::Context& ctx, Listing& listing, const ListOptions& optio
       }
     }
   }
+}
+
+// The rows of shardings read from HLO text: each imported at the ranks of
+// its shape (importForm).
+void nameHloRows(sdy::Context& ctx, Listing& listing, const ListOptions& options,
+                 const std::vector<std::optional<hlo::Shape>>& shapes) {
+  std::vector<Pending> pending;
+  for (size_t i = 0; i < listing.shardings.size(); ++i) {
+    auto [form, ranks] = importForm(listing.shardings[i].sharding, shapes[i]);
+    listing.shardings[i].ranks = std::move(ranks);
+    bool perValue = form.isTuple();
+    pending.push_back({i, std::move(form), perValue});
+  }
+  nameShardings(ctx, listing, options, pending);
+}
+
+// --- MLIR modules -----------------------------------------------------------
+
+// `module @NAME` at the start of the text: NAME (unquoted); else empty.
+std::string mlirModuleName(std::string_view data) {
+  std::string_view rest = data.substr(firstSignificant(data));
+  if (!startsWithWord(rest, "module")) return "";
+  size_t p = 6;
+  while (p < rest.size() && isBlank(rest[p])) ++p;
+  if (p >= rest.size() || rest[p] != '@') return "";
+  ++p;
+  if (p < rest.size() && rest[p] == '"') {
+    size_t end = rest.find('"', p + 1);
+    return end == std::string_view::npos ? "" : std::string(rest.substr(p + 1, end - p - 1));
+  }
+  size_t b = p;
+  while (p < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[p])) || rest[p] == '_' ||
+                             rest[p] == '.' || rest[p] == '$' || rest[p] == '-')) {
+    ++p;
+  }
+  return std::string(rest.substr(b, p - b));
+}
+
+// The module's meshes (sdy.mesh ops, then xla.sdy.meshes entries, in text
+// order), parsed and verified. Errors are located in `data`.
+Result<std::map<std::string, sdy::MeshAttr, std::less<>>> moduleMeshes(
+    sdy::Context& ctx, std::string_view data, const module::MlirScan& scan, Listing& listing) {
+  std::map<std::string, sdy::MeshAttr, std::less<>> byName;
+  for (const module::MlirMeshDef& def : scan.meshes) {
+    // An op's `<...>` is written as it is: errors land on their token. A
+    // round-trip entry is a decoded string: errors land on the string.
+    size_t base = data.find(def.text, def.offset);
+    bool written = base != std::string_view::npos;
+    auto locate = [&](Error e) {
+      e.offset = written ? base + (e.hasOffset() ? e.offset : 0) : def.offset;
+      return e;
+    };
+    sdy::SourceMap where;
+    auto mesh = sdy::parseMesh(ctx, def.text, &where);
+    if (!mesh) return locate(mesh.error());
+    if (Status ok = sdy::verifyMesh(*mesh, &where); !ok) return locate(ok.error());
+    if (!byName.emplace(def.name, *mesh).second) {
+      return makeError(ErrorCode::kInvalid, "redefinition of symbol named '" + def.name + "'",
+                       def.offset);
+    }
+    listing.meshes.push_back({def.name, *mesh});
+  }
+  return byName;
+}
+
+// The rank of a value: its type's when a ranked tensor, `own` for an
+// unranked one, 0 for anything else (as importModule reads types).
+int64_t typeRank(const MlirType& type, int64_t own) {
+  if (type.kind == MlirType::Kind::kRankedTensor) return type.rank();
+  if (type.kind == MlirType::Kind::kUnrankedTensor) return own;
+  return 0;
+}
+
+// An sdy site: the sdy text itself (canonical) and its export.
+void listSdySite(sdy::Context& ctx, const module::MlirShardingSite& site,
+                 const module::SiteContext* context, const sdy::MeshLookup& lookup,
+                 ListedSharding& row) {
+  std::optional<std::vector<MlirType>> types;
+  std::span<const std::string> manual;
+  if (context) {
+    types = context->types;
+    manual = context->manualAxes;
+  }
+  std::string_view text = site.value;
+  while (!text.empty() && isBlank(text.front())) text.remove_prefix(1);
+  sdy::SourceMap where;
+  sdy::VerifyOptions verify;
+  verify.locations = &where;
+  Result<hlo::HloSharding> exported = makeError(ErrorCode::kInternal, "not exported");
+  std::string canonical;
+  if (text.starts_with("#sdy.sharding_per_value")) {
+    auto parsed = sdy::parseTensorShardingPerValue(ctx, text, &where);
+    if (!parsed) {
+      row.error = parsed.error().message;
+      return;
+    }
+    for (size_t i = 0; i < parsed->shardings().size(); ++i) {
+      int64_t own = static_cast<int64_t>(parsed->shardings()[i].dimShardings().size());
+      row.ranks.push_back(types && types->size() == parsed->shardings().size()
+                              ? typeRank((*types)[i], own)
+                              : own);
+    }
+    if (Status ok = sdy::verifyTensorShardingPerValue(*parsed, lookup, types, verify); !ok) {
+      row.error = ok.error().message;
+      return;
+    }
+    canonical = sdy::printTensorShardingPerValue(*parsed);
+    exported = convert::convertToHloSharding(*parsed, lookup, manual);
+  } else {
+    auto parsed = sdy::parseTensorSharding(ctx, text, &where);
+    if (!parsed) {
+      row.error = parsed.error().message;
+      return;
+    }
+    std::optional<MlirType> type;
+    if (types && types->size() == 1) type = (*types)[0];
+    int64_t own = static_cast<int64_t>(parsed->dimShardings().size());
+    row.ranks.push_back(type ? typeRank(*type, own) : own);
+    if (Status ok = sdy::verifyTensorSharding(*parsed, lookup, type, verify); !ok) {
+      row.error = ok.error().message;
+      return;
+    }
+    canonical = sdy::printTensorSharding(*parsed);
+    exported = convert::convertToHloSharding(*parsed, lookup, manual);
+  }
+  if (!exported) {
+    row.error = exported.error().message;
+    return;
+  }
+  row.sdy = std::move(canonical);
+  row.sharding = std::move(*exported);
+  // As XLA writes it into mhlo.sharding: with the export's metadata.
+  row.hlo = hlo::printSharding(row.sharding, /*includeMetadata=*/true);
+}
+
+// An mhlo.sharding site: the HLO string, imported later (nameShardings) at
+// the ranks importModule would use.
+std::optional<Pending> listMhloSite(const module::MlirShardingSite& site,
+                                    const module::SiteContext* context, const ListOptions& options,
+                                    size_t index, ListedSharding& row) {
+  auto read = module::readMhloSharding(site.value);
+  if (!read) {
+    row.error = read.error().message;
+    return std::nullopt;
+  }
+  row.sharding = std::move(*read);
+  row.hlo = hlo::printSharding(row.sharding, options.includeMetadata);
+  bool perValue = context && context->onOp;
+  std::vector<const hlo::HloSharding*> leaves = leavesOf(row.sharding);
+  const std::optional<std::vector<MlirType>>* types = context ? &context->types : nullptr;
+  bool typesKnown = types && types->has_value();
+  if (!perValue) {
+    // An empty tuple has no leaf: convertToSdySharding rejects the tuple.
+    const hlo::HloSharding& first = leaves.empty() ? row.sharding : *leaves[0];
+    row.ranks.push_back(typesKnown && (*types)->size() == 1 ? typeRank((**types)[0], ownRank(first))
+                                                            : ownRank(first));
+  } else if (typesKnown && (*types)->size() == leaves.size()) {
+    for (size_t i = 0; i < leaves.size(); ++i) row.ranks.push_back(typeRank((**types)[i], ownRank(*leaves[i])));
+  } else if (typesKnown && !((*types)->empty() && leaves.size() == 1)) {
+    // A count mismatch: reported by convertToSdyShardingPerValue.
+    for (const MlirType& type : **types) row.ranks.push_back(typeRank(type, 0));
+  } else {
+    // No written types (or a zero-result op with one sharding): each
+    // sharding's own rank, 0 for the zero-result op.
+    for (const hlo::HloSharding* leaf : leaves) row.ranks.push_back(typesKnown ? 0 : ownRank(*leaf));
+  }
+  return Pending{index, row.sharding, perValue};
+}
+
+Status listMlir(sdy::Context& ctx, std::string_view data, const ListOptions& options,
+                Listing& listing) {
+  SB_ASSIGN_OR_RETURN(module::MlirScan scan, module::scanMlir(data));
+  SB_ASSIGN_OR_RETURN(std::vector<module::SiteContext> contexts, module::scanSiteContexts(data));
+  std::map<size_t, const module::SiteContext*> contextAt;
+  for (const module::SiteContext& c : contexts) contextAt[c.offset] = &c;
+  listing.module = mlirModuleName(data);
+  SB_ASSIGN_OR_RETURN(auto meshes, moduleMeshes(ctx, data, scan, listing));
+  sdy::MeshLookup lookup = [&meshes](std::string_view name) -> sdy::MeshAttr {
+    auto it = meshes.find(name);
+    return it == meshes.end() ? sdy::MeshAttr() : it->second;
+  };
+  std::vector<Pending> pending;
+  for (const module::MlirShardingSite& site : scan.shardings) {
+    ListedSharding row;
+    row.offset = site.offset;
+    row.length = site.length;
+    row.line = static_cast<size_t>(site.line);
+    row.column = static_cast<size_t>(site.column);
+    row.place = site.place;
+    row.attribute = site.attribute;
+    auto it = contextAt.find(site.offset);
+    const module::SiteContext* context = it == contextAt.end() ? nullptr : it->second;
+    size_t index = listing.shardings.size();
+    if (site.attribute == "mhlo.sharding") {
+      if (auto p = listMhloSite(site, context, options, index, row)) pending.push_back(std::move(*p));
+    } else {
+      listSdySite(ctx, site, context, lookup, row);
+    }
+    listing.shardings.push_back(std::move(row));
+  }
+  nameShardings(ctx, listing, options, pending);
+  return okStatus();
 }
 
 std::string placeOf(const hlo::DumpSharding& s) {
@@ -222,10 +473,8 @@ Result<Listing> listShardings(sdy::Context& ctx, std::string_view data,
   std::vector<std::optional<hlo::Shape>> shapes;
   switch (listing.format) {
     case InputFormat::kMlir:
-      // The hook for the MLIR scanner (module/mlir_scan.h): one row per
-      // scanned sharding attribute, `attribute` its name, `sdy` the sdy text
-      // itself and `hlo` its export; the module's meshes as `meshes`.
-      return makeError(ErrorCode::kUnsupported, "MLIR input is not supported by list yet");
+      SB_TRY(listMlir(ctx, data, options, listing));
+      return listing;
     case InputFormat::kHloModule: {
       SB_ASSIGN_OR_RETURN(hlo::HloDump dump, hlo::scanHloDump(data));
       listing.module = dump.moduleName;
@@ -280,7 +529,7 @@ Result<Listing> listShardings(sdy::Context& ctx, std::string_view data,
       break;
     }
   }
-  nameShardings(ctx, listing, options, shapes);
+  nameHloRows(ctx, listing, options, shapes);
   return listing;
 }
 
@@ -302,6 +551,25 @@ std::string printListingText(const Listing& listing) {
   return out;
 }
 
+namespace {
+
+// The Mesh form of docs/json.md "Shared forms", as tools/json_forms.h
+// writeMeshJson writes it (the CLI checks compare the two).
+void writeMeshJson(JsonWriter& w, sdy::MeshAttr mesh) {
+  w.beginObject();
+  w.key("axes").beginArray(JsonWriter::kInline);
+  for (sdy::MeshAxisAttr axis : mesh.axes()) {
+    w.beginObject().key("name").value(axis.name()).key("size").value(axis.size()).endObject();
+  }
+  w.endArray();
+  w.key("device_ids").beginArray(JsonWriter::kInline);
+  for (int64_t id : mesh.deviceIds()) w.value(id);
+  w.endArray();
+  w.endObject();
+}
+
+}  // namespace
+
 std::string printListingJson(const Listing& listing, std::string_view file) {
   JsonWriter w;
   w.beginObject();
@@ -317,7 +585,9 @@ std::string printListingJson(const Listing& listing, std::string_view file) {
   for (const ListedMesh& m : listing.meshes) {
     w.beginObject();
     w.key("name").value(m.name);
-    w.key("mesh").value(sdy::printMesh(m.mesh));
+    w.key("text").value(sdy::printMeshSymbol(sdy::MeshSymbol{m.name, m.mesh}));
+    w.key("mesh");
+    writeMeshJson(w, m.mesh);
     w.endObject();
   }
   w.endArray();
@@ -370,8 +640,9 @@ std::string printListingJson(const Listing& listing, std::string_view file) {
     w.key("entry").value(row.entry);
     w.key("attribute");
     optionalString(row.attribute);
-    w.key("hlo").value(row.hlo);
-    w.key("ranks").beginArray();
+    w.key("hlo");
+    optionalString(row.hlo);
+    w.key("ranks").beginArray(JsonWriter::kInline);
     for (int64_t r : row.ranks) w.value(r);
     w.endArray();
     w.key("sdy");

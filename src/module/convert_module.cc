@@ -508,24 +508,11 @@ class ExportRewrite : public module_detail::ScanVisitor {
 // Import
 // =============================================================================
 
-// `mhlo.sharding` contents: HLO sharding text, or (as some producers write)
-// the serialized OpSharding bytes.
+// `mhlo.sharding` contents, located in the module.
 Result<hlo::HloSharding> parseMhloSharding(const std::string& decoded, const TextOrigin& origin) {
-  size_t i = 0;
-  while (i < decoded.size() && isBlank(decoded[i])) ++i;
-  if (i < decoded.size() && decoded[i] == '{') {
-    auto s = hlo::parseSharding(decoded);
-    if (!s) return origin.locate(s.error());
-    return std::move(*s);
-  }
-  auto s = proto::readSharding(decoded, proto::ShardingFormat::kProtoBinary);
-  if (!s) {
-    Error e = s.error();
-    e.message = "mhlo.sharding is neither HLO sharding text nor a serialized OpSharding: " + e.message;
-    e.offset = origin.base;
-    return e;
-  }
-  return std::move(s->sharding);
+  auto s = readMhloSharding(decoded);
+  if (!s) return origin.locate(s.error());
+  return std::move(*s);
 }
 
 struct ImportState {
@@ -824,7 +811,69 @@ std::pair<size_t, std::string> insertion(std::string_view t, const ScanSummary& 
   return {first, text};
 }
 
+// The types and manual axes of each sharding site, in scanMlir's order.
+class ContextCollect : public module_detail::ScanVisitor {
+ public:
+  explicit ContextCollect(std::string_view t) : t_(t) {}
+  std::vector<SiteContext> sites;
+
+  Status onDict(const ValueDict& vd) override {
+    if (vd.kind == SiteKind::kModule) return okStatus();
+    const AttrDict& d = *vd.dict;
+    for (const DictEntry& e : d.entries) {
+      if (e.name == "sdy.sharding" || e.name == "mhlo.sharding") {
+        add(vd, e.value.begin);
+      } else if (e.nested >= 0) {
+        if (const DictEntry* f = d.children[e.nested].find("xla.sdy.sharding")) add(vd, f->value.begin);
+      }
+    }
+    return okStatus();
+  }
+
+  Status onConstraint(const ConstraintOp& op) override {
+    ValueDict vd;
+    vd.kind = SiteKind::kArg;  // one value with its type
+    vd.typesKnown = true;
+    vd.types.push_back(op.type);
+    vd.manual = op.manual;
+    add(vd, op.sharding.begin);
+    return okStatus();
+  }
+
+ private:
+  void add(const ValueDict& vd, size_t offset) {
+    SiteContext c;
+    c.offset = offset;
+    c.types = parseTypes(t_, vd);
+    c.onOp = vd.kind == SiteKind::kOp;
+    if (vd.manual) c.manualAxes = vd.manual->axes;
+    sites.push_back(std::move(c));
+  }
+
+  std::string_view t_;
+};
+
 }  // namespace
+
+Result<std::vector<SiteContext>> scanSiteContexts(std::string_view text) {
+  ContextCollect collect(text);
+  SB_TRY(module_detail::scanText(text, collect));
+  return std::move(collect.sites);
+}
+
+Result<hlo::HloSharding> readMhloSharding(std::string_view value) {
+  size_t i = 0;
+  while (i < value.size() && isBlank(value[i])) ++i;
+  if (i < value.size() && value[i] == '{') return hlo::parseSharding(value);
+  auto s = proto::readSharding(value, proto::ShardingFormat::kProtoBinary);
+  if (!s) {
+    Error e = s.error();
+    e.message = "mhlo.sharding is neither HLO sharding text nor a serialized OpSharding: " + e.message;
+    e.offset = Error::kNoOffset;
+    return e;
+  }
+  return std::move(s->sharding);
+}
 
 Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOptions& options) {
   sdy::Context ctx;

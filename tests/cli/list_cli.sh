@@ -57,6 +57,44 @@ expect "list examples/op_sharding.pbtxt" 0 "$(printf 'sdy.mesh @mesh = <["_axis_
 grep -q '^  "format": "pb",$' "$tmp/pb.json" || fail "--json of .pb: format"
 grep -q '^      "line": null,$' "$tmp/pb.json" || fail "--json of .pb: line"
 
+# --- MLIR modules -----------------------------------------------------------
+# tests/golden/dump/list_mlir.txt cases 1 and 2 are the example modules
+# verbatim; the files themselves list the same lines.
+for n in 1 2; do
+  example="$src/examples/jax_module.mlir"
+  [[ $n -eq 2 ]] && example="$src/examples/jax_module_mhlo.mlir"
+  case_text="$(awk -v n=$n '/^\/\/ -----$/ {c++; next} c == n - 1' "$src/tests/golden/dump/list_mlir.txt")"
+  [[ "$(grep -v '^//' <<<"$case_text")" == "$(cat "$example")" ]] ||
+    fail "tests/golden/dump/list_mlir.txt case $n is not $example"
+  want="$(grep '^// CHECK: ' <<<"$case_text" | sed 's|^// CHECK: ||')"
+  got="$("$bin" list "$example")" || fail "list $example: exit code $?"
+  [[ "$got" == "$want" ]] || fail "list $example: got
+$got"
+done
+# The named forms of the mhlo twin are what `convert --to sdy` writes there.
+"$bin" convert --to sdy "$src/examples/jax_module_mhlo.mlir" >"$tmp/twin_sdy.mlir" ||
+  fail "convert --to sdy of the twin"
+while IFS= read -r named; do
+  grep -qF -- "sdy.sharding = $named" "$tmp/twin_sdy.mlir" || fail "twin: $named not in convert --to sdy"
+done < <("$bin" list "$src/examples/jax_module_mhlo.mlir" | cut -s -f4)
+# The HLO strings of the JAX module are its mhlo twin's (metadata included).
+while IFS= read -r hlo; do
+  grep -qF -- "${hlo//\"/\\22}" "$src/examples/jax_module_mhlo.mlir" || fail "export: $hlo not in the twin"
+done < <("$bin" list "$src/examples/jax_module.mlir" | cut -s -f3)
+printf 'module {\n  func.func @f(%%arg0: tensor<8xf32> {mhlo.sharding = "{replicated}"}) -> tensor<8xf32> {\n' >"$tmp/cut.mlir"
+"$bin" list "$tmp/cut.mlir" >/dev/null 2>"$tmp/stderr"
+rc=$?
+[[ $rc -eq 1 ]] || fail "truncated module: exit code $rc"
+grep -q "^$tmp/cut.mlir:2:88: error: unexpected end of input" "$tmp/stderr" ||
+  fail "truncated module: $(cat "$tmp/stderr")"
+
+# --json meshes: the same entries as `import --json` writes (docs/json.md).
+meshes_of() { sed -n '/^  "meshes": \[$/,/^  \],$/p' "$1"; }
+"$bin" list --json --inline '{{devices=[2,4]<=[8]}, {maximal device=3}}' >"$tmp/l.json" || fail "list --json --inline"
+"$bin" import --json '{{devices=[2,4]<=[8]}, {maximal device=3}}' >"$tmp/i.json" || fail "import --json"
+[[ -n "$(meshes_of "$tmp/l.json")" && "$(meshes_of "$tmp/l.json")" == "$(meshes_of "$tmp/i.json")" ]] ||
+  fail "list --json meshes differ from import --json: $(meshes_of "$tmp/l.json")"
+
 # --- errors: file:line:col, exit 1; usage errors, exit 2 --------------------
 printf 'HloModule m\nENTRY e {\n  p = f32[4]{0} parameter(0), sharding={devices=[2]0,1,2}\n}\n' >"$tmp/bad.hlo"
 "$bin" list "$tmp/bad.hlo" >/dev/null 2>"$tmp/stderr"
@@ -68,7 +106,6 @@ printf 'HloModule m\nENTRY e {\n  p = f32[4]{0} parameter(0' >"$tmp/cut.hlo"
 expect "truncated dump" 1 "" -- list "$tmp/cut.hlo"
 expect "missing file" 1 "" -- list "$tmp/does-not-exist.hlo"
 grep -q "error: cannot open" "$tmp/stderr" || fail "missing file: $(cat "$tmp/stderr")"
-expect "MLIR input" 1 "" -- list "$src/examples/sharding.mlir"
 expect "no FILE" 2 "" -- list
 expect "two --mesh" 2 "" -- list --mesh '<["x"=2]>' --mesh '<["y"=2]>' "$src/examples/op_sharding.pb"
 expect "bad --mesh" 1 "" -- list --mesh '<["x"=0]>' "$src/examples/op_sharding.pb"

@@ -262,12 +262,33 @@ TEST(ListingTest, ShardingFilesGiveOneRow) {
   EXPECT_EQ(printListingText(*pb).substr(printListingText(*pb).find('\n') + 1, 2), "-\t");
 }
 
-TEST(ListingTest, ErrorsAreLocatedOrUnsupported) {
+TEST(ListingTest, ErrorsAreLocated) {
   sdy::Context ctx;
-  auto mlir = listShardings(ctx, "module {\n}\n");
+  auto empty = listShardings(ctx, "module {\n}\n");
+  ASSERT_TRUE(empty.has_value()) << empty.error().message;
+  EXPECT_EQ(empty->format, InputFormat::kMlir);
+  EXPECT_TRUE(empty->shardings.empty());
+  EXPECT_TRUE(empty->meshes.empty());
+
+  // A truncated module: scanMlir's error at the unclosed `{`.
+  constexpr std::string_view truncated = "module {\n  func.func @f() {\n";
+  auto mlir = listShardings(ctx, truncated);
   ASSERT_FALSE(mlir.has_value());
-  EXPECT_EQ(mlir.error().code, ErrorCode::kUnsupported);
-  EXPECT_EQ(mlir.error().message, "MLIR input is not supported by list yet");
+  EXPECT_EQ(mlir.error().code, ErrorCode::kParse);
+  ASSERT_TRUE(mlir.error().hasOffset());
+  EXPECT_EQ(mlir.error().offset, truncated.find("{\n", 10));
+
+  // A module mesh that does not verify: located at its token.
+  constexpr std::string_view badMesh = "sdy.mesh @mesh = <[\"x\"=0]>\n";
+  auto mesh = listShardings(ctx, badMesh);
+  ASSERT_FALSE(mesh.has_value());
+  EXPECT_EQ(mesh.error().message, "axis size must be at least 1, got: 0");
+  EXPECT_EQ(mesh.error().offset, badMesh.find('0'));
+
+  auto twice = listShardings(ctx, "sdy.mesh @m = <[\"x\"=2]>\nsdy.mesh @m = <[\"x\"=4]>\n");
+  ASSERT_FALSE(twice.has_value());
+  EXPECT_EQ(twice.error().message, "redefinition of symbol named 'm'");
+  EXPECT_EQ(twice.error().offset, 24u);
 
   constexpr std::string_view bad =
       "HloModule m\nENTRY e {\n  p = f32[4]{0} parameter(0), sharding={devices=[2]0,1,2}\n}\n";
@@ -325,9 +346,177 @@ TEST(ListingTest, JsonRenderingIsWellFormedAndComplete) {
         "\"attribute\": \"sharding\"", "\"hlo\": \"{devices=[2,4]<=[8]}\"", "\"ranks\": [",
         "\"sdy\": \"#sdy.sharding<@mesh, [{\\\"_axis_0\\\"}, {\\\"_axis_1\\\"}]>\"",
         "\"error\": null", "\"name\": \"single_device_0\"",
-        "\"mesh\": \"#sdy.mesh<[], device_ids=[0]>\""}) {
+        "\"text\": \"sdy.mesh @single_device_0 = <[], device_ids=[0]>\"",
+        "\"axes\": [{\"name\": \"_axis_0\", \"size\": 2}, {\"name\": \"_axis_1\", \"size\": 4}]",
+        "\"device_ids\": [0]", "\"ranks\": [2]", "\"ranks\": [2, 0]"}) {
     EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
   }
+}
+
+// --- MLIR modules ---------------------------------------------------------
+
+// sdy sites: the sdy text itself (canonical) and its export. Expected HLO
+// strings by the export rules (convert/export.h): on <["x"=2, "y"=4]>
+// (device 4x+y), [{"x"}, {"y"}] is [2,4]<=[8]; [{"y"}, {}] is
+// [4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate; inside a manual
+// computation over "x", [{"y"}, {}] is [4,1,2]<=[2,4]T(1,0) with a manual
+// last dim (examples/jax_module_mhlo.mlir, the export of jax_module.mlir,
+// has the same strings).
+constexpr std::string_view kSdyModule = R"(module @m {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func @main(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> (tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) {
+    %0 = stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"} , {}]>]>} : tensor<16x32xf32>
+    %1 = sdy.sharding_constraint %0 <@mesh, [{"y"}, {}]> : tensor<16x32xf32>
+    %2 = sdy.manual_computation(%1) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%arg1: tensor<8x32xf32>) {
+      %3 = stablehlo.abs %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}, {}]>]>} : tensor<8x32xf32>
+      sdy.return %3 : tensor<8x32xf32>
+    } : (tensor<16x32xf32>) -> tensor<16x32xf32>
+    return %2 : tensor<16x32xf32>
+  }
+}
+)";
+
+TEST(ListingTest, MlirSdySitesAreExported) {
+  sdy::Context ctx;
+  auto listing = listShardings(ctx, kSdyModule);
+  ASSERT_TRUE(listing.has_value()) << listing.error().message;
+  EXPECT_EQ(listing->format, InputFormat::kMlir);
+  EXPECT_EQ(listing->module, "m");
+  ASSERT_EQ(listing->meshes.size(), 1u);
+  EXPECT_EQ(listing->meshes[0].name, "mesh");
+  EXPECT_TRUE(listing->meshError.empty());
+  ASSERT_EQ(listing->shardings.size(), 7u);
+  const ListedSharding& arg = listing->shardings[0];
+  EXPECT_EQ(arg.place, "@main %arg0");
+  EXPECT_EQ(arg.attribute, "sdy.sharding");
+  EXPECT_EQ(arg.line, 3u);
+  EXPECT_EQ(*arg.offset, kSdyModule.find("#sdy.sharding<"));
+  EXPECT_EQ(arg.length, std::string_view(R"(#sdy.sharding<@mesh, [{"x"}, {"y"}]>)").size());
+  EXPECT_EQ(arg.hlo, "{devices=[2,4]<=[8]}");
+  EXPECT_EQ(arg.sdy, R"(#sdy.sharding<@mesh, [{"x"}, {"y"}]>)");
+  EXPECT_EQ(arg.ranks, (std::vector<int64_t>{2}));
+  EXPECT_TRUE(arg.computation.empty());
+  EXPECT_FALSE(arg.parameter.has_value());
+
+  EXPECT_EQ(listing->shardings[1].place, "@main result 0");
+  EXPECT_EQ(listing->shardings[1].hlo, "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}");
+  // Per-value stays per-value, printed canonically (the blank before `,`).
+  EXPECT_EQ(listing->shardings[2].place, "%0 = stablehlo.abs");
+  EXPECT_EQ(listing->shardings[2].sdy, R"(#sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>)");
+  EXPECT_EQ(listing->shardings[2].hlo, "{devices=[2,1,4]<=[8] last_tile_dim_replicate}");
+  EXPECT_EQ(listing->shardings[3].attribute, "sdy.sharding_constraint");
+  EXPECT_EQ(listing->shardings[3].sdy, R"(#sdy.sharding<@mesh, [{"y"}, {}]>)");
+  EXPECT_EQ(listing->shardings[4].attribute, "in_shardings");
+  EXPECT_EQ(listing->shardings[5].attribute, "out_shardings");
+  EXPECT_EQ(listing->shardings[5].hlo, "{devices=[2,1,4]<=[8] last_tile_dim_replicate}");
+  // Inside the manual computation: "x" is a MANUAL subgroup.
+  EXPECT_EQ(listing->shardings[6].place, "%3 = stablehlo.abs");
+  EXPECT_EQ(listing->shardings[6].hlo, "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}");
+  for (const ListedSharding& row : listing->shardings) EXPECT_TRUE(row.error.empty()) << row.error;
+}
+
+TEST(ListingTest, MlirSdySiteErrorsAreRowErrors) {
+  sdy::Context ctx;
+  constexpr std::string_view module = R"(sdy.mesh @mesh = <["x"=2]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}, %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}, %arg2: tensor<8xf32> {sdy.sharding = #sdy.sharding<@nope, [{"x"}]>}, %arg3: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{x}]>}) {
+  return
+}
+)";
+  auto listing = listShardings(ctx, module);
+  ASSERT_TRUE(listing.has_value()) << listing.error().message;
+  ASSERT_EQ(listing->shardings.size(), 4u);
+  // The written type's rank is checked (and reported as the rank).
+  EXPECT_EQ(listing->shardings[0].error, "sharding doesn't match tensor rank: 1 != 2");
+  EXPECT_EQ(listing->shardings[0].ranks, (std::vector<int64_t>{2}));
+  EXPECT_EQ(listing->shardings[1].error, "unknown axis name: \"y\"");
+  EXPECT_EQ(listing->shardings[2].error, "unknown mesh: @nope");
+  EXPECT_FALSE(listing->shardings[3].error.empty());
+  EXPECT_TRUE(listing->shardings[3].ranks.empty());
+  for (const ListedSharding& row : listing->shardings) {
+    EXPECT_TRUE(row.hlo.empty());
+    EXPECT_TRUE(row.sdy.empty());
+  }
+  std::string text = printListingText(*listing);
+  EXPECT_NE(text.find("2:53\t@f %arg0\t\terror: sharding doesn't match tensor rank: 1 != 2\n"),
+            std::string::npos)
+      << text;
+  std::string json = printListingJson(*listing, "f.mlir");
+  EXPECT_NE(json.find("\"hlo\": null"), std::string::npos) << json;
+}
+
+// mhlo.sharding sites: imported as importModule does (convert --to sdy):
+// the mesh inferred over all of them, a sharding_per_value on an op, the
+// written types' ranks ({replicated} on a rank-2 value: two closed dims).
+TEST(ListingTest, MlirMhloSitesAreImported) {
+  sdy::Context ctx;
+  std::string bytes;
+  {
+    // {maximal device=1} as serialized OpSharding bytes (type MAXIMAL = 1,
+    // tile_assignment_devices = [1]), written with MLIR escapes.
+    bytes = "\\08\\01\\22\\01\\01";
+  }
+  std::string module = R"(module @jit_g {
+  func.func @main(%arg0: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}, %arg1: tensor<8x4xf32> {mhlo.sharding = "{replicated}"}) -> (tensor<8x4xf32> {mhlo.sharding = ")" + bytes + R"("}) {
+    %0 = stablehlo.add %arg0, %arg1 {mhlo.sharding = "{devices=[2,2]<=[4]}"} : tensor<8x4xf32>
+    %1 = stablehlo.abs %0 {mhlo.sharding = "{devices=[2"} : tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+)";
+  auto listing = listShardings(ctx, module);
+  ASSERT_TRUE(listing.has_value()) << listing.error().message;
+  EXPECT_EQ(listing->module, "jit_g");
+  ASSERT_EQ(listing->meshes.size(), 2u);
+  EXPECT_EQ(sdy::printMeshSymbol({listing->meshes[0].name, listing->meshes[0].mesh}),
+            "sdy.mesh @mesh = <[\"_axis_0\"=2, \"_axis_1\"=2]>");
+  EXPECT_EQ(listing->meshes[1].name, "single_device_1");
+  ASSERT_EQ(listing->shardings.size(), 5u);
+  const auto& rows = listing->shardings;
+  EXPECT_EQ(rows[0].attribute, "mhlo.sharding");
+  EXPECT_EQ(rows[0].sdy, R"(#sdy.sharding<@mesh, [{"_axis_0"}, {}]>)");
+  EXPECT_EQ(rows[1].sdy, R"(#sdy.sharding<@mesh, [{}, {}]>)");
+  EXPECT_EQ(rows[1].ranks, (std::vector<int64_t>{2}));
+  EXPECT_EQ(rows[2].hlo, "{maximal device=1}");
+  // A maximal sharding has no dims, as convert --to sdy writes it.
+  EXPECT_EQ(rows[2].sdy, "#sdy.sharding<@single_device_1, []>");
+  EXPECT_EQ(rows[3].sdy, R"(#sdy.sharding_per_value<[<@mesh, [{"_axis_0"}, {"_axis_1"}]>]>)");
+  // A string that does not parse is that row's error, out of the inference.
+  EXPECT_TRUE(rows[4].hlo.empty());
+  EXPECT_FALSE(rows[4].error.empty());
+  EXPECT_TRUE(rows[4].sdy.empty());
+}
+
+// A module mesh already called `mesh`: the inferred one takes `mesh_1`;
+// an equal one is shared; a --mesh name taken by another mesh is an error.
+TEST(ListingTest, MlirInferredMeshAvoidsModuleNames) {
+  sdy::Context ctx;
+  constexpr std::string_view module = R"(sdy.mesh @mesh = <["x"=4]>
+func.func @f(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}, %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+  return
+}
+)";
+  auto listing = listShardings(ctx, module);
+  ASSERT_TRUE(listing.has_value()) << listing.error().message;
+  ASSERT_EQ(listing->meshes.size(), 2u);
+  EXPECT_EQ(listing->meshes[1].name, "mesh_1");
+  EXPECT_EQ(listing->shardings[0].sdy, R"(#sdy.sharding<@mesh_1, [{"_axis_0"}]>)");
+  EXPECT_EQ(listing->shardings[1].hlo, "{devices=[4]<=[4]}");
+
+  ListOptions same;
+  same.mesh = sdy::parseMesh(ctx, R"(<["x"=4]>)").value();
+  auto shared = listShardings(ctx, module, same);
+  ASSERT_TRUE(shared.has_value());
+  ASSERT_EQ(shared->meshes.size(), 1u);
+  EXPECT_EQ(shared->shardings[0].error, "sharding {devices=[2]<=[2]} uses 2 devices but the mesh has 4");
+
+  ListOptions other;
+  other.mesh = sdy::parseMesh(ctx, R"(<["y"=2]>)").value();
+  auto clash = listShardings(ctx, module, other);
+  ASSERT_TRUE(clash.has_value());
+  EXPECT_EQ(clash->meshError, "the module already defines a different mesh named 'mesh'");
+  EXPECT_EQ(clash->shardings[0].error, "no module mesh: " + clash->meshError);
+  EXPECT_TRUE(clash->shardings[1].error.empty());
+  ASSERT_EQ(clash->meshes.size(), 1u);
 }
 
 }  // namespace

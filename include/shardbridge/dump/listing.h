@@ -15,6 +15,21 @@
 // One row per sharding attribute: a tuple sharding is one row whose named
 // form is a `#sdy.sharding_per_value<[...]>`, as sdy writes the shardings
 // of a multi-result op (and as `shardbridge import` prints a tuple).
+//
+// MLIR modules (module/mlir_scan.h): one row per scanned sharding site.
+// `meshes` lists the module's own meshes (sdy.mesh ops, xla.sdy.meshes
+// entries) in text order. An sdy site (sdy.sharding, xla.sdy.sharding,
+// sdy.sharding_constraint, in_shardings, out_shardings) has its own text,
+// parsed, verified against those meshes (and the written value types) and
+// printed canonically, as `sdy`, and its export (convert::convertToHloSharding
+// with the manual axes of the enclosing sdy.manual_computation ops) printed
+// as XLA writes it into mhlo.sharding, metadata included, as `hlo`. An
+// mhlo.sharding site (HLO text or serialized OpSharding bytes, as
+// module::importModule reads it) has its HLO string as `hlo` and its import
+// as `sdy`, onto the mesh inferred over all mhlo.sharding strings of the
+// module (or --mesh), appended to `meshes` like an HLO dump's: a
+// `#sdy.sharding_per_value` on an op, at the ranks of the written types, as
+// module::importModule does.
 #pragma once
 
 #include <cstddef>
@@ -63,7 +78,7 @@ struct ListedSharding {
   // "parameter 0 (%Arg_0.1) in %main.10", "OpSharding", "sharding".
   std::string place;
   // HLO rows: the computation, instruction and opcode as written, the
-  // instruction's shape text; empty otherwise.
+  // instruction's shape text; empty otherwise (MLIR rows included).
   std::string computation;
   std::string instruction;
   std::string opcode;
@@ -77,9 +92,13 @@ struct ListedSharding {
   hlo::HloSharding sharding;
   // The ranks the values were imported with, one per value (the shape's
   // leaves when known, else each leaf's own rank: a tiled leaf's data rank,
-  // a V3 leaf's dim count, else 0).
+  // a V3 leaf's dim count, else 0). MLIR rows: the written types' ranks
+  // when known, else each sharding's own (an sdy sharding's dim count);
+  // empty when an sdy site does not parse.
   std::vector<int64_t> ranks;
-  std::string hlo;  // printSharding(sharding, metadata?)
+  // printSharding(sharding, metadata?); MLIR sdy rows: the export, with
+  // metadata; empty when the sdy site has no export (then `error`).
+  std::string hlo;
   // The named form (`#sdy.sharding<...>` or `#sdy.sharding_per_value<...>`),
   // or empty with `error` saying why there is none.
   std::string sdy;
@@ -112,9 +131,10 @@ struct ListOptions {
 };
 
 // Lists every sharding of `data`. Errors: the file does not parse (kParse,
-// with the byte offset into `data` when the format is textual); MLIR input
-// (kUnsupported, "MLIR input is not supported by list yet"). A sharding
-// that cannot be imported is not an error: its row carries `error`.
+// with the byte offset into `data` when the format is textual); for MLIR,
+// scanMlir's errors, a module mesh that does not parse or verify, or a mesh
+// name defined twice (located). A sharding that cannot be read, verified,
+// exported or imported is not an error: its row carries `error`.
 Result<Listing> listShardings(sdy::Context& ctx, std::string_view data,
                               const ListOptions& options = {});
 
@@ -126,7 +146,7 @@ Result<Listing> listShardings(sdy::Context& ctx, std::string_view data,
 // blanks), so `cut -s -f3` gives the HLO strings.
 std::string printListingText(const Listing& listing);
 
-// The JSON form (see docs: fields named in the CLI footer and report).
+// The JSON form (docs/json.md, `list --json`).
 std::string printListingJson(const Listing& listing, std::string_view file);
 
 }  // namespace shardbridge::dump
