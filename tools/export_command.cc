@@ -15,8 +15,8 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "json_forms.h"
 #include "mesh_args.h"
+#include "shardbridge/convert/json_forms.h"
 #include "shardbridge/convert/export.h"
 #include "shardbridge/hlo/text.h"
 #include "shardbridge/sdy/text.h"
@@ -24,6 +24,8 @@
 
 namespace shardbridge::tools {
 namespace {
+
+using convert::writeHloShardingJson;
 
 struct ExportCliOptions {
   std::vector<std::string> meshes;

@@ -13,9 +13,9 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "json_forms.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
+#include "shardbridge/convert/json_forms.h"
 #include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/hlo/shape.h"
 #include "shardbridge/hlo/text.h"
@@ -24,6 +24,8 @@
 
 namespace shardbridge::tools {
 namespace {
+
+using convert::writeHloShardingJson;
 
 using hlo::HloSharding;
 using proto::ShardingFormat;

@@ -10,9 +10,9 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "json_forms.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
+#include "shardbridge/convert/json_forms.h"
 #include "shardbridge/convert/import.h"
 #include "shardbridge/convert/mesh_inference.h"
 #include "shardbridge/hlo/named_sharding.h"
@@ -20,6 +20,10 @@
 
 namespace shardbridge::tools {
 namespace {
+
+using convert::writeHloShardingJson;
+using convert::writeMeshJson;
+using convert::writeTensorShardingJson;
 
 // Beyond upstream (issue 4 item 4): device orders that upstream aborts on
 // are imported onto a mesh with device_ids, or onto --mesh's device order.

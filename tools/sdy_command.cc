@@ -14,14 +14,17 @@
 
 #include "cli_util.h"
 #include "commands.h"
-#include "json_forms.h"
 #include "mesh_args.h"
+#include "shardbridge/convert/json_forms.h"
 #include "shardbridge/sdy/mlir_type.h"
 #include "shardbridge/sdy/text.h"
 #include "shardbridge/sdy/verifier.h"
 
 namespace shardbridge::tools {
 namespace {
+
+using convert::writeMeshJson;
+using convert::writeTensorShardingJson;
 
 struct SdyOptions {
   std::vector<std::string> meshes;

@@ -12,6 +12,7 @@
 #include "shardbridge/base/json_writer.h"
 #include "shardbridge/convert/export.h"
 #include "shardbridge/convert/import.h"
+#include "shardbridge/convert/json_forms.h"
 #include "shardbridge/convert/mesh_inference.h"
 #include "shardbridge/hlo/dump.h"
 #include "shardbridge/hlo/named_sharding.h"
@@ -551,25 +552,6 @@ std::string printListingText(const Listing& listing) {
   return out;
 }
 
-namespace {
-
-// The Mesh form of docs/json.md "Shared forms", as tools/json_forms.h
-// writeMeshJson writes it (the CLI checks compare the two).
-void writeMeshJson(JsonWriter& w, sdy::MeshAttr mesh) {
-  w.beginObject();
-  w.key("axes").beginArray(JsonWriter::kInline);
-  for (sdy::MeshAxisAttr axis : mesh.axes()) {
-    w.beginObject().key("name").value(axis.name()).key("size").value(axis.size()).endObject();
-  }
-  w.endArray();
-  w.key("device_ids").beginArray(JsonWriter::kInline);
-  for (int64_t id : mesh.deviceIds()) w.value(id);
-  w.endArray();
-  w.endObject();
-}
-
-}  // namespace
-
 std::string printListingJson(const Listing& listing, std::string_view file) {
   JsonWriter w;
   w.beginObject();
@@ -587,7 +569,7 @@ std::string printListingJson(const Listing& listing, std::string_view file) {
     w.key("name").value(m.name);
     w.key("text").value(sdy::printMeshSymbol(sdy::MeshSymbol{m.name, m.mesh}));
     w.key("mesh");
-    writeMeshJson(w, m.mesh);
+    convert::writeMeshJson(w, m.mesh);
     w.endObject();
   }
   w.endArray();

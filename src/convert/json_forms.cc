@@ -1,11 +1,11 @@
-#include "json_forms.h"
+#include "shardbridge/convert/json_forms.h"
 
 #include <string>
 
 #include "shardbridge/hlo/text.h"
 #include "shardbridge/sdy/text.h"
 
-namespace shardbridge::tools {
+namespace shardbridge::convert {
 namespace {
 
 void writeAxisList(JsonWriter& w, std::span<const sdy::AxisRefAttr> axes) {
@@ -166,4 +166,4 @@ void writeHloShardingJson(JsonWriter& w, const hlo::HloSharding& sharding) {
   w.endObject();
 }
 
-}  // namespace shardbridge::tools
+}  // namespace shardbridge::convert

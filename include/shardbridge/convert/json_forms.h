@@ -1,13 +1,15 @@
 // The JSON forms of the model types, shared by every command's --json
-// output so a mesh or a sharding looks the same wherever it appears
-// (docs/json.md describes each form field by field).
+// output (and the listing of the dump floor) so a mesh or a sharding looks
+// the same wherever it appears (docs/json.md "Shared forms" describes each
+// form field by field). In the convert floor because it is the one that
+// sees both the sdy and the hlo model.
 #pragma once
 
 #include "shardbridge/base/json_writer.h"
 #include "shardbridge/hlo/hlo_sharding.h"
 #include "shardbridge/sdy/attrs.h"
 
-namespace shardbridge::tools {
+namespace shardbridge::convert {
 
 // {"axes": [{"name": "x", "size": 2}, ...], "device_ids": [...]}; device_ids
 // is [] for the iota order (a maximal mesh lists its one device).
@@ -31,4 +33,4 @@ void writeTensorShardingJson(JsonWriter& w, sdy::TensorShardingAttr sharding);
 //  (tuple); "shard_group" ({"id", "type": "as"|"like"}) when set}.
 void writeHloShardingJson(JsonWriter& w, const hlo::HloSharding& sharding);
 
-}  // namespace shardbridge::tools
+}  // namespace shardbridge::convert
