@@ -1,8 +1,10 @@
 #include "shardbridge/convert/any_order.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -22,15 +24,46 @@ using hlo::TileAssignment;
 // Lists above this size are left out of error messages.
 constexpr int64_t kMaxListedDevices = 64;
 
-// Whether `devices` holds each of [0, n) exactly once.
+// Whether `devices` holds each of [0, n) exactly once. A bit per entry in
+// words (not std::vector<bool>, whose proxy accesses made this the larger
+// part of the module inference); on the stack for up to 4096 devices.
 bool isPermutation(std::span<const int64_t> devices) {
-  std::vector<bool> seen(devices.size(), false);
+  const size_t n = devices.size();
+  constexpr size_t kStackWords = 64;
+  uint64_t stackWords[kStackWords] = {};
+  std::vector<uint64_t> heapWords;
+  uint64_t* seen = stackWords;
+  if (n > kStackWords * 64) {
+    heapWords.assign((n + 63) / 64, 0);
+    seen = heapWords.data();
+  }
   for (int64_t d : devices) {
-    if (d < 0 || d >= static_cast<int64_t>(devices.size())) return false;
-    if (seen[static_cast<size_t>(d)]) return false;
-    seen[static_cast<size_t>(d)] = true;
+    if (static_cast<uint64_t>(d) >= n) return false;
+    const uint64_t bit = uint64_t{1} << (static_cast<uint64_t>(d) % 64);
+    uint64_t& word = seen[static_cast<uint64_t>(d) / 64];
+    if (word & bit) return false;
+    word |= bit;
   }
   return true;
+}
+
+// `inverse[order[i]] = i` when `order` holds each of [0, n) exactly once,
+// else null; one pass that both checks and inverts. 32-bit entries (n <=
+// kMaxDevices = 2^31) halve the memory the caller's random reads touch.
+// Allocated per call and never zero-filled: a scratch buffer kept alive
+// would pin 4 MB a thread per million devices, and the fill with the
+// "unset" marker is the only initialisation needed.
+std::unique_ptr<uint32_t[]> inverseIfPermutation(std::span<const int64_t> order) {
+  const size_t n = order.size();
+  constexpr uint32_t kUnset = ~uint32_t{0};  // > every index, as n <= 2^31
+  std::unique_ptr<uint32_t[]> inverse(new uint32_t[n]);
+  std::fill_n(inverse.get(), n, kUnset);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t d = static_cast<uint64_t>(order[i]);
+    if (d >= n || inverse[d] != kUnset) return nullptr;
+    inverse[d] = static_cast<uint32_t>(i);
+  }
+  return inverse;
 }
 
 bool isIdentity(std::span<const int64_t> devices) {
@@ -38,15 +71,6 @@ bool isIdentity(std::span<const int64_t> devices) {
     if (devices[i] != static_cast<int64_t>(i)) return false;
   }
   return true;
-}
-
-// `inverse[order[i]] = i`; `order` must be a permutation of [0, n).
-std::vector<int64_t> inversePermutation(std::span<const int64_t> order) {
-  std::vector<int64_t> inverse(order.size());
-  for (size_t i = 0; i < order.size(); ++i) {
-    inverse[static_cast<size_t>(order[i])] = static_cast<int64_t>(i);
-  }
-  return inverse;
 }
 
 // A greedy digit reading of the list `get(0), ..., get(n - 1)`: in an iota
@@ -85,18 +109,65 @@ std::optional<IotaTileAssignment> findIotaFormBy(std::span<const int64_t> dims, 
     if (d.stride != expected) return std::nullopt;
     expected *= d.size;
   }
-  // Every entry: an odometer over the digits (minor first) gives the value
-  // sum(counter_k * stride_k) the digits predict at each flat position.
-  std::vector<int64_t> counter(digits.size(), 0);
-  int64_t value = 0;
-  for (int64_t f = 0; f < n; ++f) {
-    if (get(f) != value) return std::nullopt;
-    for (size_t k = 0; k < digits.size(); ++k) {
-      if (++counter[k] < digits[k].size) {
-        value += digits[k].stride;
+  // Every entry: the value the digits predict at each flat position. The
+  // minor digits (one split where a digit is larger than needed, which
+  // predicts the same values) make a block of at most kBlock positions
+  // whose offsets are tabled once; an odometer over the other digits gives
+  // each block's base. A per-entry odometer cost more than the reads it
+  // checks on lists of a million devices.
+  // On the stack: small lists are imported one at a time by the thousand.
+  // Digits have sizes >= 2 and n <= 2^31: at most 31, plus one split.
+  constexpr int64_t kBlock = 1024;
+  constexpr size_t kMaxDigits = 32;
+  std::array<Digit, kMaxDigits> check;
+  size_t checkCount = digits.size();
+  std::copy(digits.begin(), digits.end(), check.begin());
+  int64_t block = 1;
+  size_t inner = 0;  // check[0, inner) span a block
+  while (inner < checkCount) {
+    const Digit d = check[inner];
+    if (block * d.size <= kBlock) {
+      block *= d.size;
+      ++inner;
+      continue;
+    }
+    int64_t part = kBlock / block;
+    while (part > 1 && d.size % part != 0) --part;
+    if (part > 1) {
+      std::copy_backward(check.begin() + static_cast<std::ptrdiff_t>(inner) + 1,
+                         check.begin() + static_cast<std::ptrdiff_t>(checkCount),
+                         check.begin() + static_cast<std::ptrdiff_t>(checkCount) + 1);
+      ++checkCount;
+      check[inner] = Digit{part, d.stride};
+      check[inner + 1] = Digit{d.size / part, d.stride * part};
+      block *= part;
+      ++inner;
+    }
+    break;
+  }
+  // Digit k repeats the offsets of the digits below it once per step.
+  int64_t offsets[kBlock];
+  offsets[0] = 0;
+  for (size_t k = 0, filled = 1; k < inner; filled *= static_cast<size_t>(check[k].size), ++k) {
+    for (size_t c = 1; c < static_cast<size_t>(check[k].size); ++c) {
+      for (size_t j = 0; j < filled; ++j) {
+        offsets[c * filled + j] = offsets[j] + static_cast<int64_t>(c) * check[k].stride;
+      }
+    }
+  }
+  std::array<int64_t, kMaxDigits> counter;  // only [0, checkCount) used
+  std::fill_n(counter.begin(), checkCount, 0);
+  int64_t base = 0;
+  for (int64_t f = 0; f < n; f += block) {
+    int64_t mismatch = 0;
+    for (int64_t j = 0; j < block; ++j) mismatch |= get(f + j) ^ (base + offsets[static_cast<size_t>(j)]);
+    if (mismatch != 0) return std::nullopt;
+    for (size_t k = inner; k < checkCount; ++k) {
+      if (++counter[k] < check[k].size) {
+        base += check[k].stride;
         break;
       }
-      value -= (digits[k].size - 1) * digits[k].stride;
+      base -= (check[k].size - 1) * check[k].stride;
       counter[k] = 0;
     }
   }
@@ -180,9 +251,20 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
+// Only buckets orders (equal orders are always compared in full). Four
+// independent multiply lanes: one chain of mix() steps, a few cycles of
+// latency per entry, was most of the module inference's time.
 uint64_t hashOrder(std::span<const int64_t> order) {
-  uint64_t h = order.size();
-  for (int64_t v : order) h = mix(h, static_cast<uint64_t>(v));
+  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;
+  uint64_t lanes[4] = {order.size(), 1, 2, 3};
+  const size_t n = order.size();
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    for (size_t j = 0; j < 4; ++j) lanes[j] = (lanes[j] ^ static_cast<uint64_t>(order[i + j])) * kMul;
+  }
+  for (; i < n; ++i) lanes[0] = (lanes[0] ^ static_cast<uint64_t>(order[i])) * kMul;
+  uint64_t h = 0;
+  for (uint64_t lane : lanes) h = mix(h, lane ^ (lane >> 29));
   return h;
 }
 
@@ -414,27 +496,59 @@ Result<TileAssignment> meshLinearTileAssignment(const TileAssignment& tiles, sdy
   const std::span<const int64_t> ids = mesh.deviceIds();
   if (ids.empty() && tiles.isIota()) return tiles;
   SB_ASSIGN_OR_RETURN(std::span<const int64_t> devices, tiles.devices());
-  std::vector<int64_t> linear(devices.begin(), devices.end());
+  const std::span<const int64_t> dims = tiles.dimensions();
+  // This runs once per imported sharding on lists of up to millions of
+  // devices (issue 4: <= 10 ns a device), so it reads the list in place:
+  // the mesh-linear list is only built when a replication group must be
+  // sorted or an error shows it.
+  std::unique_ptr<uint32_t[]> inverse;
   if (!ids.empty()) {
-    if (static_cast<int64_t>(ids.size()) != n || !isPermutation(ids)) {
+    if (static_cast<int64_t>(ids.size()) == n) inverse = inverseIfPermutation(ids);
+    if (!inverse) {
       return makeError(ErrorCode::kUnsupported, "mesh device_ids are not a permutation of [0, " +
                                                     std::to_string(n) + ")");
     }
-    const std::vector<int64_t> inverse = inversePermutation(ids);
-    for (int64_t& d : linear) {
+  }
+  // -1 for a device not in the mesh: no iota lists it, so a list holding
+  // one is never taken for an iota, and the error below names it.
+  auto linearAt = [&](int64_t f) -> int64_t {
+    const int64_t d = devices[static_cast<size_t>(f)];
+    if (!inverse) return d;
+    return static_cast<uint64_t>(d) < static_cast<uint64_t>(n) ? inverse[static_cast<size_t>(d)]
+                                                               : int64_t{-1};
+  };
+  auto notInMesh = [&]() -> std::optional<Error> {
+    if (!inverse) return std::nullopt;
+    for (int64_t d : devices) {
       if (d < 0 || d >= n) {
         return makeError(ErrorCode::kUnsupported,
                          "device " + std::to_string(d) + " is not in the mesh");
       }
-      d = inverse[static_cast<size_t>(d)];
     }
+    return std::nullopt;
+  };
+  auto buildLinear = [&]() {
+    std::vector<int64_t> linear(static_cast<size_t>(n));
+    for (int64_t f = 0; f < n; ++f) linear[static_cast<size_t>(f)] = linearAt(f);
+    sortAlongDim(linear, dims, replicationDim);
+    return linear;
+  };
+  const bool sorts = replicationDim >= 0 && replicationDim < static_cast<int64_t>(dims.size()) &&
+                     dims[static_cast<size_t>(replicationDim)] > 1;
+  std::optional<IotaTileAssignment> iota;
+  if (sorts) {
+    // Sorting first would move a device not in the mesh (-1) elsewhere; the
+    // error names the first one in list order, as the reading does.
+    if (auto error = notInMesh()) return *std::move(error);
+    iota = findIotaForm(dims, buildLinear());
+  } else {
+    iota = findIotaFormBy(dims, n, linearAt);
   }
-  sortAlongDim(linear, tiles.dimensions(), replicationDim);
-  std::optional<IotaTileAssignment> iota = findIotaForm(tiles.dimensions(), linear);
   if (!iota) {
+    if (auto error = notInMesh()) return *std::move(error);
     std::string list = "its devices in mesh order";
     if (n <= kMaxListedDevices) {
-      auto shown = TileAssignment::fromDevices(tiles.dimensions(), linear);
+      auto shown = TileAssignment::fromDevices(dims, buildLinear());
       if (shown.has_value()) list += ", " + shown->toString() + ",";
     }
     return makeError(ErrorCode::kUnsupported, list + " are not an iota");
@@ -480,20 +594,26 @@ Result<sdy::MeshAttr> inferAnyOrderMesh(sdy::Context& ctx,
       for (int p : iota->transposePerm()) h = mix(h, static_cast<uint64_t>(p));
     } else {
       SB_ASSIGN_OR_RETURN(list, tiles.devices());
-      if (!isPermutation(list)) {
-        return makeError(ErrorCode::kUnsupported,
-                         "sharding " + leaf->toString() + " does not use each of the devices 0.." +
-                             std::to_string(n - 1) + " exactly once");
-      }
       h = mix(h, 2);
       h = mix(h, hashOrder(list));
     }
     std::vector<size_t>& same = byHash[h];
     bool repeat = false;
     for (size_t k : same) {
-      repeat = repeat || (*leaves[k].tiles == tiles && leaves[k].replicationDim == replicationDim);
+      if (*leaves[k].tiles == tiles && leaves[k].replicationDim == replicationDim) {
+        repeat = true;
+        break;
+      }
     }
+    // A repeat lists what an earlier leaf lists, which passed the check
+    // below, so only distinct lists are checked (most of a module's
+    // shardings are repeats).
     if (repeat) continue;
+    if (!list.empty() && !isPermutation(list)) {
+      return makeError(ErrorCode::kUnsupported,
+                       "sharding " + leaf->toString() + " does not use each of the devices 0.." +
+                           std::to_string(n - 1) + " exactly once");
+    }
     same.push_back(leaves.size());
     Leaf entry{leaf, &tiles, list, replicationDim, std::nullopt};
     entry.iotaLocalMesh = tiles.isIota() ? localMeshOf(tiles.iotaForm())
