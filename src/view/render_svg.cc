@@ -101,8 +101,13 @@ std::string renderSvg(const Grid& grid, std::string_view title) {
   for (int64_t e : grid.colExtents) colSum += e;
   int64_t gridHeight = 40 * static_cast<int64_t>(numRows);
   if (grid.rowsDim && colSum > 0) {
-    gridHeight = std::clamp<int64_t>(gridWidth * rowSum / colSum, 28 * static_cast<int64_t>(numRows),
-                                     std::max<int64_t>(kMaxGridHeight, 28 * static_cast<int64_t>(numRows)));
+    // In long double: gridWidth * rowSum overflows int64 for dims near 2^63.
+    const int64_t lowest = 28 * static_cast<int64_t>(numRows);
+    const int64_t highest = std::max<int64_t>(kMaxGridHeight, lowest);
+    long double h = static_cast<long double>(gridWidth) * static_cast<long double>(rowSum) /
+                    static_cast<long double>(colSum);
+    h = std::clamp<long double>(h, static_cast<long double>(lowest), static_cast<long double>(highest));
+    gridHeight = static_cast<int64_t>(h);
   }
 
   std::string body;

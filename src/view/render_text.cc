@@ -121,10 +121,15 @@ std::string renderText(const Grid& grid, const TextOptions& options) {
   for (int64_t e : grid.colExtents) colSum += e;
   int64_t height = static_cast<int64_t>(numRows);
   if (grid.rowsDim && colSum > 0) {
-    long double h = static_cast<long double>(innerTotal) * rowSum / colSum / 2.5L;
-    height = std::clamp<int64_t>(static_cast<int64_t>(h + 0.5L), static_cast<int64_t>(numRows),
-                                 std::max<int64_t>(static_cast<int64_t>(numRows),
-                                                   std::min<int64_t>(3 * static_cast<int64_t>(numRows), 24)));
+    // Clamped as a long double: with dims near 2^63 the ratio itself is far
+    // beyond int64, and converting it first would be undefined behaviour.
+    const int64_t lowest = static_cast<int64_t>(numRows);
+    const int64_t highest =
+        std::max<int64_t>(lowest, std::min<int64_t>(3 * static_cast<int64_t>(numRows), 24));
+    long double h = static_cast<long double>(innerTotal) * static_cast<long double>(rowSum) /
+                        static_cast<long double>(colSum) / 2.5L + 0.5L;
+    h = std::clamp<long double>(h, static_cast<long double>(lowest), static_cast<long double>(highest));
+    height = static_cast<int64_t>(h);
   }
 
   std::string out;

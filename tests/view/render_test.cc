@@ -3,6 +3,9 @@
 // SVG / HTML (well-formed XML, checked by a small strict parser below).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include <cctype>
 #include <string>
 #include <vector>
@@ -186,6 +189,22 @@ TEST(RenderText, WrapsLongDeviceListsAndColours) {
   std::string colored = renderText(g, o);
   EXPECT_NE(colored.find("\x1b[48;5;"), std::string::npos);
   EXPECT_NE(colored.find("\x1b[0m"), std::string::npos);
+}
+
+// fuzz/corpus/view/huge_dim_overflow.txt: a dim near 2^63 made the height
+// from the aspect ratio overflow int64 (undefined behaviour, caught by
+// UBSan). The height is now clamped before it is converted: at most
+// min(3 * rows, 24) text lines, and the SVG's maximum grid height.
+TEST(RenderText, DimsNear2To63DoNotOverflow) {
+  TileLayout t = tiles("{devices=[2,1]<=[2]}", {INT64_MAX, 1});
+  Grid g = buildGrid(t).value();
+  TextOptions o;
+  o.width = 20;
+  std::string text = renderText(g, o);
+  // 2 rows of tiles: 6 content lines plus 3 border lines.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 9) << text;
+  std::string svg = renderSvg(g, "huge");
+  EXPECT_EQ(XmlChecker(svg).check(), "");
 }
 
 TEST(RenderSvg, WellFormedForAllRanks) {
