@@ -169,7 +169,8 @@ Result<Explanation> explainHloSharding(sdy::Context& ctx, const hlo::HloSharding
   e.meshName = meshName;
   e.meshSource = "given";
   if (!mesh) {
-    e.meshSource = "inferred";
+    // A V3 sharding carries its mesh; the inference takes it from there.
+    e.meshSource = sharding.isNamed() ? "sharding" : "inferred";
     e.meshName = "mesh";
     hlo::HloSharding one[] = {sharding};
     auto inferred = convert::inferModuleMesh(ctx, one, kAnyOrder);
@@ -269,7 +270,11 @@ std::string padRight(std::string s, size_t width) {
 std::string meshText(const Explanation& e) {
   std::string text = sdy::printMesh(e.mesh, {.withPrefix = false});
   if (!e.meshName.empty()) text = "@" + e.meshName + " = " + text;
-  return text + " (" + e.meshSource + ")";
+  // The JSON `source` values, said in words.
+  std::string source = e.meshSource;
+  if (source == "sharding") source = "from the sharding";
+  if (source == "single_device") source = "single device";
+  return text + " (" + source + ")";
 }
 
 }  // namespace
