@@ -20,6 +20,7 @@ struct ExplainOptions {
 };
 
 int runExplain(const ExplainOptions& options) {
+  setJsonOutput(options.json);
   sdy::Context ctx;
   view::Explanation e;
   if (int rc = loadExplanation(ctx, options.input, "explain", e)) return rc;
@@ -34,10 +35,11 @@ void registerExplainCommand(CLI::App& app, Runner& run) {
   auto* cmd = app.add_subcommand(
       "explain", "Explain one sharding: mesh, sdy form, PartitionSpec, axes, per-device tiles");
   addMeshOption(cmd, options->input.meshes);
+  addManualAxesOption(cmd, options->input.manualAxes);
   cmd->add_option("--shape", options->input.shape,
                   "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32): adds each device's\n"
                   "tile offsets and local shape");
-  cmd->add_flag("--json", options->json, "Print JSON (schema in docs/view.md)");
+  cmd->add_flag("--json", options->json, "Print JSON (schema in docs/json.md)");
   cmd->add_option("SHARDING", options->input.sharding,
                   "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...>\n"
                   "(with --mesh); `-` for stdin, @FILE for a file")

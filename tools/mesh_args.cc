@@ -108,4 +108,26 @@ CLI::Option* addMeshOption(CLI::App* cmd, std::vector<std::string>& values) {
       ->allow_extra_args(false);
 }
 
+bool splitManualAxes(std::string_view value, std::vector<std::string>& names) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  };
+  if (trim(value).empty()) return true;
+  size_t start = 0;
+  while (true) {
+    size_t comma = value.find(',', start);
+    std::string_view name =
+        trim(value.substr(start, comma == std::string_view::npos ? value.npos : comma - start));
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {
+      name = name.substr(1, name.size() - 2);
+    }
+    if (name.empty()) return false;
+    names.push_back(std::string(name));
+    if (comma == std::string_view::npos) return true;
+    start = comma + 1;
+  }
+}
+
 }  // namespace shardbridge::tools

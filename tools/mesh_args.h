@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "shardbridge/sdy/attrs.h"
@@ -43,6 +44,12 @@ sdy::MeshLookup makeMeshLookup(const std::vector<NamedMesh>& meshes);
 // Prints `shardbridge COMMAND: error: MESSAGE` on stderr and returns 2, the
 // exit code of a usage error.
 int usageError(const std::string& command, const std::string& message);
+
+// Splits a --manual-axes value `a,b` (each name optionally in double quotes,
+// as sdy prints it) into names, in the order given: that order is the device
+// order of the MANUAL subgroup. An empty value means none. Returns false on
+// an empty name (`a,,b`), a usage error.
+bool splitManualAxes(std::string_view value, std::vector<std::string>& names);
 
 // Adds the repeatable `--mesh [NAME=]MESH` option (the help text every
 // command shares) to `cmd`, collecting the values into `values`.

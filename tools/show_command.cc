@@ -72,6 +72,7 @@ std::string axesLine(const view::Grid& grid) {
 }
 
 int runShow(const ShowOptions& options) {
+  setJsonOutput(options.json);
   bool color = false;
   if (options.color == "always") {
     color = true;
@@ -130,6 +131,7 @@ void registerShowCommand(CLI::App& app, Runner& run) {
   auto* cmd = app.add_subcommand(
       "show", "Draw a sharding's tiles and the devices holding them (terminal, SVG, HTML)");
   addMeshOption(cmd, options->input.meshes);
+  addManualAxesOption(cmd, options->input.manualAxes);
   cmd->add_option("--shape", options->input.shape,
                   "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32); default: one element\n"
                   "per tile");
@@ -147,7 +149,7 @@ void registerShowCommand(CLI::App& app, Runner& run) {
       ->check(CLI::Range(int64_t{8}, int64_t{10000}));
   cmd->add_option("--svg", options->svg, "Also write the picture as an SVG file");
   cmd->add_option("--html", options->html, "Also write an HTML page with the SVG");
-  cmd->add_flag("--json", options->json, "Print the grid as JSON instead (docs/view.md)");
+  cmd->add_flag("--json", options->json, "Print the grid as JSON instead (docs/json.md)");
   cmd->add_option("SHARDING", options->input.sharding,
                   "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...>\n"
                   "(with --mesh); `-` for stdin, @FILE for a file")

@@ -33,6 +33,11 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     shape = std::move(*parsed);
   }
 
+  std::vector<std::string> manualAxes;
+  if (!splitManualAxes(input.manualAxes, manualAxes)) {
+    return usageError(command, "empty axis name in --manual-axes '" + input.manualAxes + "'");
+  }
+
   auto text = readInput(input.sharding);
   if (!text) return reportError(text.error(), input.sharding, "<input>");
 
@@ -54,10 +59,15 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     options.locations = &locations;
     Status verified = sdy::verifyTensorSharding(*sharding, lookup, std::nullopt, options);
     if (!verified) return reportError(verified.error(), *text);
-    explained = view::explainSdySharding(ctx, *sharding, lookup, shape);
+    explained = view::explainSdySharding(ctx, *sharding, lookup, shape, manualAxes);
   } else {
     if (meshes.size() > 1) {
       return usageError(command, "an HLO sharding takes at most one --mesh");
+    }
+    if (!manualAxes.empty()) {
+      return usageError(command,
+                        "--manual-axes applies to an sdy sharding; an HLO sharding's manual "
+                        "axes are its MANUAL subgroup");
     }
     auto read = proto::readSharding(text->text);
     if (!read) {
@@ -78,6 +88,14 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
   }
   out = std::move(*explained);
   return 0;
+}
+
+void addManualAxesOption(CLI::App* cmd, std::string& value) {
+  cmd->add_option("--manual-axes", value,
+                  "With an sdy sharding: comma-separated axes an enclosing manual\n"
+                  "computation makes manual, in order (as `export --manual-axes`)")
+      ->expected(1)
+      ->allow_extra_args(false);
 }
 
 }  // namespace shardbridge::tools

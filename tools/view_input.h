@@ -4,6 +4,7 @@
 // view::Explanation.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,11 @@ struct ViewInput {
   std::string sharding;             // the SHARDING argument (`-`, @FILE or text)
   std::vector<std::string> meshes;  // --mesh values (at most one unnamed / any named)
   std::string shape;                // --shape, empty when not given
+  std::string manualAxes;           // --manual-axes (sdy input only), empty when none
 };
+
+// Adds --manual-axes to `cmd` (explain and show).
+void addManualAxesOption(CLI::App* cmd, std::string& value);
 
 // Reads and explains the input. Returns 0 and fills `out`, or the exit code
 // of a failure already reported on stderr (1 input error, 2 usage error).

@@ -50,7 +50,11 @@ bool isTrivial(sdy::AxisRefAttr axis, sdy::MeshAttr mesh) {
 // dim, replicated or unreduced list covers is implicitly replicated — or
 // manual, when the HLO form has a MANUAL subgroup (the import leaves those
 // axes out).
-void classifyAxes(sdy::Context& ctx, Explanation& e, bool leftoverIsManual) {
+// `manualNames`, when given, picks the manual axes among the leftover ones
+// by name (sdy input); otherwise `leftoverIsManual` says whether all of
+// them are manual (an HLO MANUAL subgroup) or replicated.
+void classifyAxes(sdy::Context& ctx, Explanation& e, bool leftoverIsManual,
+                  const std::vector<std::string>* manualNames) {
   sdy::TensorShardingAttr s = e.named;
   std::vector<sdy::AxisRefAttr> used;
   for (sdy::DimensionShardingAttr dim : s.dimShardings()) {
@@ -69,7 +73,13 @@ void classifyAxes(sdy::Context& ctx, Explanation& e, bool leftoverIsManual) {
   for (sdy::AxisRefAttr a : s.replicatedAxes()) {
     if (!isTrivial(a, e.mesh)) replicated.push_back(a);
   }
-  if (leftoverIsManual) {
+  if (manualNames) {
+    for (sdy::AxisRefAttr piece : leftover) {
+      bool manual = std::find(manualNames->begin(), manualNames->end(), piece.name()) !=
+                    manualNames->end();
+      (manual ? e.manualAxes : replicated).push_back(piece);
+    }
+  } else if (leftoverIsManual) {
     e.manualAxes = leftover;
   } else {
     replicated.insert(replicated.end(), leftover.begin(), leftover.end());
@@ -90,11 +100,12 @@ Status checkShape(const hlo::HloSharding& s, const hlo::Shape& shape) {
 
 // The common tail of both entry points: axes, then tiles.
 Result<Explanation> finish(sdy::Context& ctx, Explanation e, const hlo::HloSharding& v2,
-                           const std::optional<hlo::Shape>& shape, bool leftoverIsManual) {
+                           const std::optional<hlo::Shape>& shape, bool leftoverIsManual,
+                           const std::vector<std::string>* manualNames = nullptr) {
   e.kind = kindName(v2);
   e.shape = shape;
   if (e.named && e.mesh) {
-    classifyAxes(ctx, e, leftoverIsManual);
+    classifyAxes(ctx, e, leftoverIsManual, manualNames);
     e.partitionSpec = toPartitionSpec(e.named, e.mesh);
   } else {
     e.partitionSpec.reason =
@@ -214,13 +225,15 @@ Result<Explanation> explainHloSharding(sdy::Context& ctx, const hlo::HloSharding
 
 Result<Explanation> explainSdySharding(sdy::Context& ctx, sdy::TensorShardingAttr sharding,
                                        const sdy::MeshLookup& lookup,
-                                       const std::optional<hlo::Shape>& shape) {
+                                       const std::optional<hlo::Shape>& shape,
+                                       const std::vector<std::string>& manualAxes) {
   sdy::MeshAttr mesh = sharding.getMesh(lookup);
   if (!mesh) {
     return makeError(ErrorCode::kNotFound,
                      "unknown mesh: @" + std::string(sharding.meshOrRef().refName()));
   }
-  SB_ASSIGN_OR_RETURN(hlo::HloSharding exported, convert::convertToHloSharding(sharding, lookup));
+  SB_ASSIGN_OR_RETURN(hlo::HloSharding exported,
+                      convert::convertToHloSharding(sharding, lookup, manualAxes));
   if (shape && shape->rank() != sharding.rank()) {
     return makeError(ErrorCode::kInvalid,
                      "shape " + shape->toString() + " has rank " + std::to_string(shape->rank()) +
@@ -239,7 +252,7 @@ Result<Explanation> explainSdySharding(sdy::Context& ctx, sdy::TensorShardingAtt
   } else {
     e.meshSource = "sharding";
   }
-  return finish(ctx, std::move(e), exported, shape, /*leftoverIsManual=*/false);
+  return finish(ctx, std::move(e), exported, shape, /*leftoverIsManual=*/false, &manualAxes);
 }
 
 // --- text ------------------------------------------------------------------

@@ -29,6 +29,13 @@ out="$("$bin" hlo --json @"$tmp/does-not-exist" 2>/dev/null)"
 [[ "$out" == *'"code": "io"'* ]] || fail "io error: $out"
 [[ "$out" != *'"line"'* ]] || fail "io error has a line: $out"
 
+# explain and show report input errors as JSON too.
+for cmd in explain show; do
+  out="$("$bin" "$cmd" --json '{devices=[2' 2>/dev/null)"
+  [[ $? -eq 1 ]] || fail "$cmd --json error: exit code"
+  [[ "$out" == *'"code": "parse"'*'"column": 12'* ]] || fail "$cmd --json error: $out"
+done
+
 # Usage errors are not JSON, and --json excludes --to.
 expect "usage error" 2 "" -- hlo --json --to pb '{replicated}'
 

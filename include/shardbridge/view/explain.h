@@ -45,7 +45,7 @@ struct Explanation {
   // replicated — explicitly or because no dim uses them —, manual, and
   // unreduced, each sorted and merged in mesh order. Size-1 axes are left
   // out. For HLO input, the axes of a MANUAL subgroup are the manual ones;
-  // an sdy sharding has no manual axes of its own.
+  // for sdy input, the manual axes given with it.
   std::vector<sdy::AxisRefAttr> replicatedAxes;
   std::vector<sdy::AxisRefAttr> manualAxes;
   std::vector<sdy::AxisRefAttr> unreducedAxes;
@@ -71,12 +71,16 @@ Result<Explanation> explainHloSharding(sdy::Context& ctx, const hlo::HloSharding
                                        const std::optional<hlo::Shape>& shape);
 
 // Explains an sdy sharding whose mesh `lookup` resolves (or that has an
-// inline mesh); its HLO form is convert::convertToHloSharding's. Errors:
-// an unresolved mesh, verification and export errors, and those of
+// inline mesh); its HLO form is convert::convertToHloSharding's with
+// `manualAxes` (the axes an enclosing manual computation makes manual, in
+// order; they are reported as manual, the other unused axes as replicated).
+// Errors: an unresolved mesh, verification and export errors (a manual axis
+// the mesh lacks, or one the sharding also uses), and those of
 // explainHloSharding.
 Result<Explanation> explainSdySharding(sdy::Context& ctx, sdy::TensorShardingAttr sharding,
                                        const sdy::MeshLookup& lookup,
-                                       const std::optional<hlo::Shape>& shape);
+                                       const std::optional<hlo::Shape>& shape,
+                                       const std::vector<std::string>& manualAxes = {});
 
 // The human-readable report (docs/view.md shows one).
 std::string formatExplanation(const Explanation& e);
