@@ -38,23 +38,6 @@ struct ImportOptions {
   std::vector<std::string> inputs;
 };
 
-// The rank a leaf is imported with when --rank is not given: the data rank
-// of a tiled leaf, the dim count of a V3 leaf, else 0.
-int64_t ownRank(const hlo::HloSharding& leaf) {
-  if (leaf.kind() == hlo::HloSharding::Kind::kTiled) return leaf.tiledDataRank();
-  if (leaf.isNamed()) return static_cast<int64_t>(leaf.namedSharding()->dimShardings().size());
-  return 0;
-}
-
-std::vector<const hlo::HloSharding*> leavesOf(const hlo::HloSharding& s) {
-  std::vector<const hlo::HloSharding*> leaves;
-  if (s.isTuple()) {
-    for (const hlo::HloSharding& e : s.tupleElements()) leaves.push_back(&e);
-  } else {
-    leaves.push_back(&s);
-  }
-  return leaves;
-}
 
 // One imported input: its sdy form (a sharding, or one per tuple element).
 struct Imported {
@@ -138,7 +121,7 @@ int runImport(const ImportOptions& options) {
     // Single devices still refer to `@single_device_<id>`, the names the
     // module import would create; with --mesh those meshes are not printed.
     for (const hlo::HloSharding& s : shardings)
-      for (const hlo::HloSharding* leaf : leavesOf(s))
+      for (const hlo::HloSharding* leaf : hlo::leavesOf(s))
         if (auto d = leaf->uniqueDevice(); d && leaf->isSingleDevice())
           singleDevice[*d] = "single_device_" + std::to_string(*d);
   } else if (options.meshPerGroup) {
@@ -177,7 +160,7 @@ int runImport(const ImportOptions& options) {
     Error error;
     if (s.isTuple()) {
       std::vector<int64_t> ranks;
-      for (const hlo::HloSharding* leaf : leavesOf(s)) ranks.push_back(options.rank.value_or(ownRank(*leaf)));
+      for (const hlo::HloSharding* leaf : hlo::leavesOf(s)) ranks.push_back(options.rank.value_or(convert::ownRank(*leaf)));
       auto imported = convert::convertToSdyShardingPerValue(ctx, s, mesh, ref, singleDevice, ranks,
                                                             options.openDims, kAnyOrder);
       if (imported) {
@@ -189,7 +172,7 @@ int runImport(const ImportOptions& options) {
       error = imported.error();
     } else {
       auto imported = convert::convertToSdySharding(ctx, s, mesh, ref, singleDevice,
-                                                    options.rank.value_or(ownRank(s)),
+                                                    options.rank.value_or(convert::ownRank(s)),
                                                     options.openDims, kAnyOrder);
       if (imported) {
         results.push_back(Imported{sdy::printTensorSharding(*imported), {*imported}, false});

@@ -376,6 +376,12 @@ Result<TensorShardingAttr> convertToSdySharding(
   return makeError(ErrorCode::kInternal, "unexpected sharding kind in " + sharding.toString());
 }
 
+int64_t ownRank(const HloSharding& leaf) {
+  if (leaf.kind() == HloSharding::Kind::kTiled) return leaf.tiledDataRank();
+  if (leaf.isNamed()) return static_cast<int64_t>(leaf.namedSharding()->dimShardings().size());
+  return 0;
+}
+
 Result<sdy::TensorShardingPerValueAttr> convertToSdyShardingPerValue(
     sdy::Context& ctx, const HloSharding& sharding, MeshAttr globalMesh, sdy::MeshOrRef meshRef,
     const std::map<int64_t, std::string>& singleDeviceMeshNames, std::span<const int64_t> ranks,

@@ -70,21 +70,7 @@ uint64_t hashTiles(const hlo::TileAssignment& tiles) {
   return mix(h, 2);
 }
 
-std::vector<const HloSharding*> leavesOf(const HloSharding& sharding) {
-  std::vector<const HloSharding*> leaves;
-  if (sharding.isTuple()) {
-    for (const HloSharding& element : sharding.tupleElements()) leaves.push_back(&element);
-  } else {
-    leaves.push_back(&sharding);
-  }
-  return leaves;
-}
 
-int64_t ownRank(const HloSharding& leaf) {
-  if (leaf.kind() == HloSharding::Kind::kTiled) return leaf.tiledDataRank();
-  if (leaf.isNamed()) return static_cast<int64_t>(leaf.namedSharding()->dimShardings().size());
-  return 0;
-}
 
 // The mesh inferModuleMesh gives for `leaves`, when every one of them
 // imports onto it.
@@ -233,7 +219,7 @@ Result<GroupedMeshes> inferModuleMeshes(sdy::Context& ctx,
   for (size_t i = 0; i < shardings.size(); ++i) {
     std::vector<std::string> keys;
     std::vector<HloSharding> leaves;
-    for (const HloSharding* leaf : leavesOf(shardings[i])) {
+    for (const HloSharding* leaf : hlo::leavesOf(shardings[i])) {
       if (leaf->isSingleDevice()) {
         if (auto device = leaf->uniqueDevice()) singleDevices.insert(*device);
       }

@@ -59,21 +59,7 @@ bool startsWithWord(std::string_view s, std::string_view word) {
                                        s[word.size()] == '_'));
 }
 
-int64_t ownRank(const hlo::HloSharding& leaf) {
-  if (leaf.kind() == hlo::HloSharding::Kind::kTiled) return leaf.tiledDataRank();
-  if (leaf.isNamed()) return static_cast<int64_t>(leaf.namedSharding()->dimShardings().size());
-  return 0;
-}
 
-std::vector<const hlo::HloSharding*> leavesOf(const hlo::HloSharding& s) {
-  std::vector<const hlo::HloSharding*> leaves;
-  if (s.isTuple()) {
-    for (const hlo::HloSharding& e : s.tupleElements()) leaves.push_back(&e);
-  } else {
-    leaves.push_back(&s);
-  }
-  return leaves;
-}
 
 int64_t shapeRank(const hlo::Shape& s) { return s.isArray() ? s.rank() : 0; }
 
@@ -99,7 +85,7 @@ std::pair<hlo::HloSharding, std::vector<int64_t>> importForm(const hlo::HloShard
       return {hlo::HloSharding::tuple(std::move(copies)), ranks};
     }
   }
-  for (const hlo::HloSharding* leaf : leavesOf(sharding)) ranks.push_back(ownRank(*leaf));
+  for (const hlo::HloSharding* leaf : hlo::leavesOf(sharding)) ranks.push_back(convert::ownRank(*leaf));
   return {sharding, ranks};
 }
 
@@ -137,7 +123,7 @@ void nameShardings(sdy::Context& ctx, Listing& listing, const ListOptions& optio
     mesh = *options.mesh;
     created.push_back({options.meshName, mesh});
     for (const Pending& p : pending) {
-      for (const hlo::HloSharding* leaf : leavesOf(listing.shardings[p.row].sharding)) {
+      for (const hlo::HloSharding* leaf : hlo::leavesOf(listing.shardings[p.row].sharding)) {
         if (auto d = leaf->uniqueDevice(); d && leaf->isSingleDevice()) {
           singleDevice[*d] = "single_device_" + std::to_string(*d);
         }
@@ -368,23 +354,23 @@ std::optional<Pending> listMhloSite(const module::MlirShardingSite& site,
   row.sharding = std::move(*read);
   row.hlo = hlo::printSharding(row.sharding, options.includeMetadata);
   bool perValue = context && context->onOp;
-  std::vector<const hlo::HloSharding*> leaves = leavesOf(row.sharding);
+  std::vector<const hlo::HloSharding*> leaves = hlo::leavesOf(row.sharding);
   const std::optional<std::vector<MlirType>>* types = context ? &context->types : nullptr;
   bool typesKnown = types && types->has_value();
   if (!perValue) {
     // An empty tuple has no leaf: convertToSdySharding rejects the tuple.
     const hlo::HloSharding& first = leaves.empty() ? row.sharding : *leaves[0];
-    row.ranks.push_back(typesKnown && (*types)->size() == 1 ? typeRank((**types)[0], ownRank(first))
-                                                            : ownRank(first));
+    row.ranks.push_back(typesKnown && (*types)->size() == 1 ? typeRank((**types)[0], convert::ownRank(first))
+                                                            : convert::ownRank(first));
   } else if (typesKnown && (*types)->size() == leaves.size()) {
-    for (size_t i = 0; i < leaves.size(); ++i) row.ranks.push_back(typeRank((**types)[i], ownRank(*leaves[i])));
+    for (size_t i = 0; i < leaves.size(); ++i) row.ranks.push_back(typeRank((**types)[i], convert::ownRank(*leaves[i])));
   } else if (typesKnown && !((*types)->empty() && leaves.size() == 1)) {
     // A count mismatch: reported by convertToSdyShardingPerValue.
     for (const MlirType& type : **types) row.ranks.push_back(typeRank(type, 0));
   } else {
     // No written types (or a zero-result op with one sharding): each
     // sharding's own rank, 0 for the zero-result op.
-    for (const hlo::HloSharding* leaf : leaves) row.ranks.push_back(typesKnown ? 0 : ownRank(*leaf));
+    for (const hlo::HloSharding* leaf : leaves) row.ranks.push_back(typesKnown ? 0 : convert::ownRank(*leaf));
   }
   return Pending{index, row.sharding, perValue};
 }

@@ -105,6 +105,16 @@ void printMetadataSuffix(const std::vector<OpMetadata>& md, std::string& out) {
 
 bool isValidOpShardingType(int64_t value) { return value >= 0 && value <= 6; }
 
+std::vector<const HloSharding*> leavesOf(const HloSharding& sharding) {
+  std::vector<const HloSharding*> leaves;
+  if (sharding.isTuple()) {
+    for (const HloSharding& element : sharding.tupleElements()) leaves.push_back(&element);
+  } else {
+    leaves.push_back(&sharding);
+  }
+  return leaves;
+}
+
 const char* subgroupTypeName(OpShardingType type) {
   switch (type) {
     case OpShardingType::kManual: return "manual";

@@ -584,11 +584,6 @@ class ImportCollect : public module_detail::ScanVisitor {
   ImportState& st_;
 };
 
-int64_t ownRank(const hlo::HloSharding& leaf) {
-  if (leaf.kind() == hlo::HloSharding::Kind::kTiled) return leaf.tiledDataRank();
-  if (leaf.isNamed()) return static_cast<int64_t>(leaf.namedSharding()->dimShardings().size());
-  return 0;
-}
 
 class ImportRewrite : public module_detail::ScanVisitor {
  public:
@@ -722,23 +717,18 @@ class ImportRewrite : public module_detail::ScanVisitor {
     if (auto it = cache_.find(key); it != cache_.end()) return &it->second;
 
     const hlo::HloSharding& s = st_.shardings[static_cast<size_t>(index)];
-    std::vector<const hlo::HloSharding*> leaves;
-    if (s.isTuple()) {
-      for (const hlo::HloSharding& e : s.tupleElements()) leaves.push_back(&e);
-    } else {
-      leaves.push_back(&s);
-    }
+    std::vector<const hlo::HloSharding*> leaves = hlo::leavesOf(s);
     std::optional<std::vector<MlirType>> types = parseTypes(t_, vd);
     std::vector<int64_t> ranks;
     auto rankOf = [](const MlirType& type, const hlo::HloSharding& leaf) -> int64_t {
       if (type.kind == MlirType::Kind::kRankedTensor) return type.rank();
-      if (type.kind == MlirType::Kind::kUnrankedTensor) return ownRank(leaf);
+      if (type.kind == MlirType::Kind::kUnrankedTensor) return convert::ownRank(leaf);
       return 0;
     };
     if (!perValue) {
       // An empty tuple has no leaf: convertToSdySharding rejects the tuple.
       const hlo::HloSharding& first = leaves.empty() ? s : *leaves[0];
-      ranks.push_back(types && types->size() == 1 ? rankOf((*types)[0], first) : ownRank(first));
+      ranks.push_back(types && types->size() == 1 ? rankOf((*types)[0], first) : convert::ownRank(first));
     } else if (types && types->size() == leaves.size()) {
       for (size_t i = 0; i < leaves.size(); ++i) ranks.push_back(rankOf((*types)[i], *leaves[i]));
     } else if (types && !(types->empty() && leaves.size() == 1)) {
@@ -747,7 +737,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
     } else {
       // No written types (or a zero-result op with one sharding): each
       // sharding's own rank, 0 for the zero-result op.
-      for (const hlo::HloSharding* leaf : leaves) ranks.push_back(types ? 0 : ownRank(*leaf));
+      for (const hlo::HloSharding* leaf : leaves) ranks.push_back(types ? 0 : convert::ownRank(*leaf));
     }
     sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx_, "mesh");
     std::string printed;

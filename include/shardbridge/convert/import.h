@@ -118,6 +118,11 @@ Result<sdy::TensorShardingAttr> convertToSdySharding(
     sdy::MeshOrRef meshRef, const std::map<int64_t, std::string>& singleDeviceMeshNames,
     int64_t rank, bool openDims, const AnyOrderOptions& anyOrder = {});
 
+// The rank a leaf is imported with when the tensor's rank is not known (as
+// `shardbridge import` without --rank): the data rank of a tiled leaf, the
+// dim count of a V3 leaf, else 0.
+int64_t ownRank(const hlo::HloSharding& leaf);
+
 // The sharding of every value of an op: leaf i of `sharding` (a tuple's
 // elements, or `sharding` itself when it is a leaf) imported with rank
 // `ranks[i]`, as convertToSdySharding. Errors: the leaf count differs from

@@ -257,6 +257,10 @@ class HloSharding {
   std::shared_ptr<const NamedSharding> named_;
 };
 
+// The leaves of `sharding`: a tuple's elements in order, or `sharding`
+// itself. The pointers refer into `sharding`.
+std::vector<const HloSharding*> leavesOf(const HloSharding& sharding);
+
 // Name printed for a subgroup type inside last_tile_dims={...}: "manual",
 // "maximal", "replicated", "unreduced", else "error_type." (as upstream).
 const char* subgroupTypeName(OpShardingType type);
