@@ -25,6 +25,7 @@
 #include "shardbridge/hlo/text.h"
 #include "shardbridge/sdy/axis_algebra.h"
 #include "shardbridge/sdy/text.h"
+#include "convert/tiling_checks.h"
 #include "shardbridge/sdy/verifier.h"
 
 namespace shardbridge::convert {
@@ -618,41 +619,7 @@ std::vector<int64_t> genFactorisation(int64_t n, bool withOnes) {
   return out;
 }
 
-// Whether the factors of the UNREDUCED subgroup dim of `sharding` run in
-// device-major order (major to minor inside the dim). sdy lists unreduced
-// axes in mesh order only, so when they do not (`{devices=[2,4]<=[2,4]T(1,0)
-// last_tile_dims={unreduced}}`: the dim is [minor 2, major 2]) no sdy
-// sharding on an iota mesh exports to the same device order inside the
-// group; upstream's import gives the same mesh-ordered list.
-bool unreducedInMeshOrder(const HloSharding& sharding) {
-  const int64_t dim = sharding.subgroupUnreducedDim();
-  if (dim < 0) return true;
-  auto analysis = analyzeTileAssignment(sharding.tileAssignment());
-  if (!analysis.has_value()) return true;
-  std::vector<std::pair<int64_t, size_t>> factors;  // (sub index, local index)
-  for (size_t i = 0; i < analysis->subDims.size(); ++i) {
-    if (analysis->subDims[i].tileDimIndex == dim) {
-      factors.emplace_back(analysis->subDims[i].tileSubDimIndex, i);
-    }
-  }
-  std::sort(factors.begin(), factors.end());
-  // Minor first by sub index, so local indices must decrease.
-  for (size_t i = 1; i < factors.size(); ++i) {
-    if (factors[i].second > factors[i - 1].second) return false;
-  }
-  return true;
-}
 
-// For each data tile (by index), the devices holding it, sorted: equal maps
-// mean the same tiling, whatever the order inside the subgroups.
-std::map<std::vector<int64_t>, std::vector<int64_t>> devicesPerTile(const HloSharding& sharding) {
-  std::map<std::vector<int64_t>, std::vector<int64_t>> out;
-  for (int64_t d = 0; d < sharding.totalNumTiles(); ++d) {
-    auto index = sharding.tileIndexForDevice(d);
-    if (index.has_value()) out[*index].push_back(d);
-  }
-  return out;
-}
 
 // Any iota tile assignment with random subgroup types: the module pipeline
 // either reports an error or gives back an sdy sharding that exports to the
@@ -706,12 +673,12 @@ RC_GTEST_PROP(ImportProps, ImportOfAnyIotaReexportsOrFails, ()) {
   if (!again.has_value()) RC_FAIL("re-export failed: " + again.error().message);
   const std::string trace = input.toString() + " -> " + sdy::printTensorSharding(*imported) +
                             " on " + sdy::printMesh(mesh) + " -> " + again->toString();
-  if (unreducedInMeshOrder(input)) {
+  if (test_util::unreducedFactorsInOrder(input.tileAssignment(), input.subgroupUnreducedDim())) {
     RC_TAG("equal");
     if (!(input == *again)) RC_FAIL(trace);
   } else {
     RC_TAG("unreduced out of mesh order");
-    if (devicesPerTile(input) != devicesPerTile(*again)) RC_FAIL(trace);
+    if (test_util::devicesPerTile(input) != test_util::devicesPerTile(*again)) RC_FAIL(trace);
   }
 }
 

@@ -45,6 +45,7 @@
 #include "shardbridge/hlo/tile_assignment.h"
 #include "shardbridge/sdy/axis_algebra.h"
 #include "shardbridge/sdy/text.h"
+#include "convert/tiling_checks.h"
 #include "shardbridge/sdy/verifier.h"
 
 namespace shardbridge::convert {
@@ -413,48 +414,11 @@ RC_GTEST_PROP(RoundTripProps, ExportThenImportGivesBackTheSharding, ()) {
 // unreduced groups (the rule of ImportProps.ImportOfAnyIotaReexportsOrFails
 // in import_test.cc).
 bool unreducedInMeshOrder(const HloSharding& sharding, sdy::MeshAttr mesh) {
-  const int64_t dim = sharding.subgroupUnreducedDim();
-  if (dim < 0) return true;
   auto linear = meshLinearTileAssignment(sharding.tileAssignment(), mesh);
   if (!linear.has_value()) return true;
-  auto analysis = analyzeTileAssignment(*linear);
-  if (!analysis.has_value()) return true;
-  std::vector<std::pair<int64_t, size_t>> factors;  // (sub index, local index)
-  for (size_t i = 0; i < analysis->subDims.size(); ++i) {
-    if (analysis->subDims[i].tileDimIndex == dim) {
-      factors.emplace_back(analysis->subDims[i].tileSubDimIndex, i);
-    }
-  }
-  std::sort(factors.begin(), factors.end());
-  for (size_t i = 1; i < factors.size(); ++i) {
-    if (factors[i].second > factors[i - 1].second) return false;
-  }
-  return true;
+  return test_util::unreducedFactorsInOrder(*linear, sharding.subgroupUnreducedDim());
 }
 
-// For each data tile (by index), the devices holding it, sorted: equal maps
-// mean the same tiling, whatever the order inside the subgroups. Linear in
-// the devices (one pass over the materialised list).
-std::map<std::vector<int64_t>, std::vector<int64_t>> devicesPerTile(const HloSharding& sharding) {
-  std::map<std::vector<int64_t>, std::vector<int64_t>> out;
-  const hlo::TileAssignment& tiles = sharding.tileAssignment();
-  auto devices = tiles.devices();
-  RC_ASSERT(devices.has_value());
-  const std::span<const int64_t> dims = tiles.dimensions();
-  const size_t dataRank = static_cast<size_t>(sharding.tiledDataRank());
-  std::vector<int64_t> index(dims.size());
-  for (size_t flat = 0; flat < devices->size(); ++flat) {
-    int64_t rest = static_cast<int64_t>(flat);
-    for (size_t k = dims.size(); k-- > 0;) {
-      index[k] = rest % dims[k];
-      rest /= dims[k];
-    }
-    out[std::vector<int64_t>(index.begin(), index.begin() + static_cast<std::ptrdiff_t>(dataRank))]
-        .push_back((*devices)[flat]);
-  }
-  for (auto& [tile, list] : out) std::sort(list.begin(), list.end());
-  return out;
-}
 
 // A tiled sharding without data tiling whose subgroup dims are all of one
 // type, e.g. `{devices=[4]<=[4] last_tile_dims={unreduced}}`: XLA's Subgroup
@@ -607,7 +571,7 @@ RC_GTEST_PROP(RoundTripProps, ImportThenExportIsTheIdentity, ()) {
     }
   } else {
     RC_TAG("unreduced out of mesh order");
-    if (devicesPerTile(input) != devicesPerTile(back)) RC_FAIL(trace);
+    if (test_util::devicesPerTile(input) != test_util::devicesPerTile(back)) RC_FAIL(trace);
   }
 
   const HloSharding companionBack = roundTrip(companion);
