@@ -147,6 +147,12 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
+JsonWriter& JsonWriter::values(std::span<const int64_t> list, Layout layout) {
+  beginArray(layout);
+  for (int64_t v : list) value(v);
+  return endArray();
+}
+
 JsonWriter& JsonWriter::raw(std::string_view json) {
   beforeValue();
   out_.append(json);

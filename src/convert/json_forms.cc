@@ -14,11 +14,6 @@ void writeAxisList(JsonWriter& w, std::span<const sdy::AxisRefAttr> axes) {
   w.endArray();
 }
 
-void writeIntList(JsonWriter& w, std::span<const int64_t> values) {
-  w.beginArray(JsonWriter::kInline);
-  for (int64_t v : values) w.value(v);
-  w.endArray();
-}
 
 const char* subgroupName(hlo::OpShardingType type) {
   switch (type) {
@@ -58,12 +53,12 @@ void writeHloMembers(JsonWriter& w, const hlo::HloSharding& s) {
   } else if (s.kind() == Kind::kTiled) {
     const hlo::TileAssignment& tiles = s.tileAssignment();
     w.key("tile_dims");
-    writeIntList(w, tiles.dimensions());
+    w.values(tiles.dimensions(), JsonWriter::kInline);
     w.key("device_order").beginObject(JsonWriter::kInline);
     if (const auto& iota = tiles.iotaForm()) {
       w.key("iota").beginObject();
       w.key("reshape_dims");
-      writeIntList(w, iota->reshapeDims());
+      w.values(iota->reshapeDims(), JsonWriter::kInline);
       w.key("transpose_perm").beginArray(JsonWriter::kInline);
       for (int p : iota->transposePerm()) w.value(p);
       w.endArray();
@@ -73,7 +68,7 @@ void writeHloMembers(JsonWriter& w, const hlo::HloSharding& s) {
       auto devices = tiles.devices();
       w.key("devices");
       if (devices) {
-        writeIntList(w, *devices);
+        w.values(*devices, JsonWriter::kInline);
       } else {
         w.null();
       }
@@ -111,7 +106,7 @@ void writeMeshJson(JsonWriter& w, sdy::MeshAttr mesh) {
   }
   w.endArray();
   w.key("device_ids");
-  writeIntList(w, mesh.deviceIds());
+  w.values(mesh.deviceIds(), JsonWriter::kInline);
   w.endObject();
 }
 

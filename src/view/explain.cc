@@ -385,12 +385,6 @@ std::string formatExplanation(const Explanation& e) {
 
 namespace {
 
-void writeInts(JsonWriter& w, std::span<const int64_t> values) {
-  w.beginArray();
-  for (int64_t v : values) w.value(v);
-  w.endArray();
-}
-
 void writeAxes(JsonWriter& w, const std::vector<sdy::AxisRefAttr>& axes, sdy::MeshAttr mesh) {
   w.beginArray();
   for (sdy::AxisRefAttr a : axes) {
@@ -426,7 +420,7 @@ std::string explanationJson(const Explanation& e) {
     }
     w.endArray();
     w.key("device_ids");
-    writeInts(w, e.mesh.deviceIds());
+    w.values(e.mesh.deviceIds());
     w.endObject();
   } else {
     w.null();
@@ -500,22 +494,22 @@ std::string explanationJson(const Explanation& e) {
   const TileLayout& t = *e.tiles;
   w.key("tiles").beginObject();
   w.key("tile_counts");
-  writeInts(w, t.tileCounts);
+  w.values(t.tileCounts);
   w.key("replication").value(t.replication);
   w.key("num_devices").value(t.numDevices);
   w.key("groups").beginArray();
   for (const Tile& tile : t.tiles) {
     w.beginObject();
     w.key("index");
-    writeInts(w, tile.index);
+    w.values(tile.index);
     if (e.shape) {
       w.key("offset");
-      writeInts(w, tile.offset);
+      w.values(tile.offset);
       w.key("shape");
-      writeInts(w, tile.shape);
+      w.values(tile.shape);
     }
     w.key("devices");
-    writeInts(w, tile.devices);
+    w.values(tile.devices);
     w.endObject();
   }
   w.endArray();
@@ -529,12 +523,12 @@ std::string explanationJson(const Explanation& e) {
     w.beginObject();
     w.key("device").value(device);
     w.key("index");
-    writeInts(w, tile.index);
+    w.values(tile.index);
     if (e.shape) {
       w.key("offset");
-      writeInts(w, tile.offset);
+      w.values(tile.offset);
       w.key("shape");
-      writeInts(w, tile.shape);
+      w.values(tile.shape);
     }
     w.endObject();
   }

@@ -142,12 +142,6 @@ std::string sliceLabel(const Grid& grid, const GridSlice& slice) {
 
 namespace {
 
-void writeInts(JsonWriter& w, std::span<const int64_t> values) {
-  w.beginArray();
-  for (int64_t v : values) w.value(v);
-  w.endArray();
-}
-
 void writeOptional(JsonWriter& w, std::optional<int64_t> v) {
   if (v) w.value(*v); else w.null();
 }
@@ -156,46 +150,46 @@ void writeOptional(JsonWriter& w, std::optional<int64_t> v) {
 
 void writeGridJson(JsonWriter& w, const Grid& grid) {
   w.key("dims");
-  writeInts(w, grid.layout->dims);
+  w.values(grid.layout->dims);
   w.key("tile_counts");
-  writeInts(w, grid.layout->tileCounts);
+  w.values(grid.layout->tileCounts);
   w.key("rows_dim");
   writeOptional(w, grid.rowsDim);
   w.key("cols_dim");
   writeOptional(w, grid.colsDim);
   w.key("slice_dims");
-  writeInts(w, grid.sliceDims);
+  w.values(grid.sliceDims);
   w.key("row_offsets");
-  writeInts(w, grid.rowOffsets);
+  w.values(grid.rowOffsets);
   w.key("row_extents");
-  writeInts(w, grid.rowExtents);
+  w.values(grid.rowExtents);
   w.key("col_offsets");
-  writeInts(w, grid.colOffsets);
+  w.values(grid.colOffsets);
   w.key("col_extents");
-  writeInts(w, grid.colExtents);
+  w.values(grid.colExtents);
   w.key("slices").beginArray();
   for (const GridSlice& slice : grid.slices) {
     w.beginObject();
     w.key("label").value(sliceLabel(grid, slice));
     w.key("index");
-    writeInts(w, slice.index);
+    w.values(slice.index);
     w.key("offset");
-    writeInts(w, slice.offset);
+    w.values(slice.offset);
     w.key("limit");
-    writeInts(w, slice.limit);
+    w.values(slice.limit);
     w.key("rows").beginArray();
     for (const auto& row : slice.cells) {
       w.beginArray();
       for (const GridCell& cell : row) {
         w.beginObject();
         w.key("index");
-        writeInts(w, cell.tile->index);
+        w.values(cell.tile->index);
         w.key("offset");
-        writeInts(w, cell.tile->offset);
+        w.values(cell.tile->offset);
         w.key("shape");
-        writeInts(w, cell.tile->shape);
+        w.values(cell.tile->shape);
         w.key("devices");
-        writeInts(w, cell.tile->devices);
+        w.values(cell.tile->devices);
         w.key("color").value(cell.colorIndex);
         w.endObject();
       }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,8 @@ class JsonWriter {
   JsonWriter& value(int v) { return value(static_cast<int64_t>(v)); }
   JsonWriter& value(bool v);
   JsonWriter& null();
+  // An array of integers, e.g. dims or device ids.
+  JsonWriter& values(std::span<const int64_t> list, Layout layout = kBlock);
   // Writes `json` as it is: an already serialised JSON value (for example
   // protobuf's JSON form of an OpSharding). The caller guarantees validity.
   JsonWriter& raw(std::string_view json);
