@@ -415,18 +415,6 @@ TEST(ConvertToSdyShardingPerValue, Errors) {
 // piece goes to a dim (at a random place), the unreduced or the replicated
 // list, or nowhere.
 
-std::vector<int64_t> primeFactors(int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t p = 2; p * p <= n; ++p) {
-    while (n % p == 0) {
-      out.push_back(p);
-      n /= p;
-    }
-  }
-  if (n > 1) out.push_back(n);
-  return out;
-}
-
 // For each mesh axis, the sizes of the pieces it is cut into (a random
 // grouping of its prime factors in random order; none for size 1).
 using AxisPieces = std::vector<std::vector<int64_t>>;
@@ -436,7 +424,7 @@ AxisPieces genPieces(sdy::MeshAttr mesh) {
   for (const sdy::MeshAxisAttr& axis : mesh.axes()) {
     std::vector<int64_t>& pieces = result.emplace_back();
     if (axis.size() == 1) continue;
-    std::vector<int64_t> primes = primeFactors(axis.size());
+    std::vector<int64_t> primes = test_util::primeFactors(axis.size());
     for (size_t i = primes.size(); i > 1; --i) {
       std::swap(primes[i - 1], primes[*rc::gen::inRange<size_t>(0, i)]);
     }
@@ -602,7 +590,7 @@ RC_GTEST_PROP(ImportProps, ModuleImportReexportsEqual, ()) {
 // A random ordered factorisation of `n`: its prime factors shuffled and
 // grouped, with some 1s mixed in when `withOnes`.
 std::vector<int64_t> genFactorisation(int64_t n, bool withOnes) {
-  std::vector<int64_t> primes = primeFactors(n);
+  std::vector<int64_t> primes = test_util::primeFactors(n);
   for (size_t i = primes.size(); i > 1; --i) {
     std::swap(primes[i - 1], primes[*rc::gen::inRange<size_t>(0, i)]);
   }
@@ -618,8 +606,6 @@ std::vector<int64_t> genFactorisation(int64_t n, bool withOnes) {
   if (out.empty()) out.push_back(1);
   return out;
 }
-
-
 
 // Any iota tile assignment with random subgroup types: the module pipeline
 // either reports an error or gives back an sdy sharding that exports to the

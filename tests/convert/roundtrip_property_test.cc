@@ -95,22 +95,10 @@ std::vector<int64_t> seededPermutation(int64_t n) {
   return out;
 }
 
-std::vector<int64_t> primeFactors(int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t p = 2; p * p <= n; ++p) {
-    while (n % p == 0) {
-      out.push_back(p);
-      n /= p;
-    }
-  }
-  if (n > 1) out.push_back(n);
-  return out;
-}
-
 // A random ordered factorisation of `n` (prime factors shuffled and grouped),
 // with occasional 1s when `withOnes`; {1} for n = 1.
 std::vector<int64_t> genFactorisation(int64_t n, bool withOnes) {
-  std::vector<int64_t> primes = primeFactors(n);
+  std::vector<int64_t> primes = test_util::primeFactors(n);
   shuffle(primes);
   std::vector<int64_t> out;
   for (int64_t p : primes) {
@@ -240,7 +228,7 @@ Generated genSharding(sdy::Context& ctx, sdy::MeshAttr mesh) {
     if (axis.size() == 1) {
       if (uniform(2) == 0) pieces.push_back(1);
     } else {
-      std::vector<int64_t> primes = primeFactors(axis.size());
+      std::vector<int64_t> primes = test_util::primeFactors(axis.size());
       shuffle(primes);
       for (int64_t p : primes) {
         if (pieces.empty() || uniform(2) == 0) {
@@ -418,7 +406,6 @@ bool unreducedInMeshOrder(const HloSharding& sharding, sdy::MeshAttr mesh) {
   if (!linear.has_value()) return true;
   return test_util::unreducedFactorsInOrder(*linear, sharding.subgroupUnreducedDim());
 }
-
 
 // A tiled sharding without data tiling whose subgroup dims are all of one
 // type, e.g. `{devices=[4]<=[4] last_tile_dims={unreduced}}`: XLA's Subgroup

@@ -1,4 +1,4 @@
-// Checks shared by the convert floor's round-trip properties
+// Helpers shared by the convert floor's round-trip properties
 // (import_test.cc, roundtrip_property_test.cc).
 #pragma once
 
@@ -15,6 +15,19 @@
 #include "shardbridge/hlo/hlo_sharding.h"
 
 namespace shardbridge::convert::test_util {
+
+// The prime factors of `n` >= 1, ascending, with repeats ({} for 1).
+inline std::vector<int64_t> primeFactors(int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t p = 2; p * p <= n; ++p) {
+    while (n % p == 0) {
+      out.push_back(p);
+      n /= p;
+    }
+  }
+  if (n > 1) out.push_back(n);
+  return out;
+}
 
 // Whether the factors of tile dim `unreducedDim` (an UNREDUCED subgroup) of
 // `tiles` run in the order of the analysis' local mesh. Only then can sdy,
