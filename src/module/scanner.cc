@@ -472,13 +472,17 @@ Status Scanner::parseFunc() {
     }
     return okStatus();
   };
-  skipWs();
-  int index = 0;
-  if (at(')')) {
-    ++p_;
-  } else {
+  // The values of a parenthesised list up to its ')'. `open` (the '('), when
+  // given, names where an unclosed list began.
+  auto readValueList = [&](SiteKind kind, bool named, const char* what,
+                           std::optional<size_t> open) -> Status {
+    int index = 0;
+    if (at(')')) {
+      ++p_;
+      return okStatus();
+    }
     while (true) {
-      SB_TRY(readValue(SiteKind::kArg, index++, true));
+      SB_TRY(readValue(kind, index++, named));
       skipWs();
       if (at(',')) {
         ++p_;
@@ -486,11 +490,17 @@ Status Scanner::parseFunc() {
       }
       if (at(')')) {
         ++p_;
-        break;
+        return okStatus();
       }
-      return parseError("expected ',' or ')' in the argument list, got " + describe(t_, p_), p_);
+      if (open && p_ >= t_.size())
+        return parseError("unexpected end of input: '(' opened here is not closed", *open);
+      return parseError(std::string("expected ',' or ')' in the ") + what + ", got " +
+                            describe(t_, p_),
+                        p_);
     }
-  }
+  };
+  skipWs();
+  SB_TRY(readValueList(SiteKind::kArg, true, "argument list", std::nullopt));
   skipWs();
   if (atArrow()) {
     p_ += 2;
@@ -501,26 +511,7 @@ Status Scanner::parseFunc() {
       skipWs();
       // `(tensor<...>) -> ...` would be a function-typed single result; MLIR
       // prints result lists in parentheses, so read a list.
-      index = 0;
-      if (at(')')) {
-        ++p_;
-      } else {
-        while (true) {
-          SB_TRY(readValue(SiteKind::kResult, index++, false));
-          skipWs();
-          if (at(',')) {
-            ++p_;
-            continue;
-          }
-          if (at(')')) {
-            ++p_;
-            break;
-          }
-          if (p_ >= t_.size())
-            return parseError("unexpected end of input: '(' opened here is not closed", open);
-          return parseError("expected ',' or ')' in the result list, got " + describe(t_, p_), p_);
-        }
-      }
+      SB_TRY(readValueList(SiteKind::kResult, false, "result list", open));
     } else {
       SB_ASSIGN_OR_RETURN(Span type, readType());
       (void)type;
