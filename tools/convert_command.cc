@@ -27,6 +27,7 @@
 #include "shardbridge/base/diagnostic.h"
 #include "shardbridge/base/json_writer.h"
 #include "shardbridge/module/convert_module.h"
+#include "shardbridge/module/pipeline.h"
 
 namespace shardbridge::tools {
 namespace {
@@ -38,7 +39,36 @@ struct ConvertOptions {
   bool upstreamOrder = false;
   bool json = false;
   std::string input = "-";
+  std::vector<std::string> passes;  // --pass, in order
+  bool roundTrip = false;
+  // Pipeline options given as flags of their own name (set: "true").
+  std::vector<std::string> optionFlags;
 };
+
+// The upstream pipeline options that are also flags of `convert`.
+const char* const kOptionFlags[] = {"enable-hlo-sharding-v3", "keep-hlo-sharding-constraints"};
+
+// The passes `convert` runs: the --pass list, else the friendly --to form.
+Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& options) {
+  std::vector<module::PassSpec> specs;
+  for (const std::string& p : options.passes) {
+    SB_ASSIGN_OR_RETURN(module::PassSpec spec, module::parsePassSpec(p));
+    specs.push_back(std::move(spec));
+  }
+  if (specs.empty()) {
+    module::PassSpec spec;
+    spec.name = options.to == "hlo" ? "xla-sdy-stablehlo-export-pipeline" : "xla-sdy-import-shardings";
+    if (options.to == "sdy" && options.upstreamOrder) spec.options.push_back({"upstream-device-order", "true"});
+    specs.push_back(std::move(spec));
+  }
+  // Option flags apply to every pass that has the option.
+  std::vector<std::pair<std::string, std::string>> flags;
+  if (options.v3) flags.push_back({"enable-hlo-sharding-v3", "true"});
+  for (const std::string& f : options.optionFlags) flags.push_back({f, "true"});
+  for (module::PassSpec& spec : specs)
+    for (const auto& f : flags) spec.options.push_back(f);
+  return specs;
+}
 
 // Reads a whole file (or stdin for fd 0) into one string sized up front, so
 // that a large module is held once (a stringstream would hold it twice).
@@ -144,25 +174,41 @@ std::string convertJson(const ConvertOptions& options, const InputText& input,
   return w.finish();
 }
 
+// `--pass help`: every pass and pipeline with its options.
+std::string passList() {
+  std::string out;
+  for (const module::PassInfo& p : module::knownPasses()) {
+    out += p.name + (p.pipeline ? " (pipeline)" : "") + ": " + p.summary + "\n";
+    for (const module::PassOptionInfo& o : p.options)
+      out += "    " + o.name + "=" + o.defaultValue + ": " + o.help + "\n";
+  }
+  return out;
+}
+
 int runConvert(const ConvertOptions& options) {
   setJsonOutput(options.json);
+  if (std::find(options.passes.begin(), options.passes.end(), "help") != options.passes.end()) {
+    writeStdout(passList());
+    return 0;
+  }
   InputText input;
   auto text = readAll(options.input);
   if (!text) return reportError(text.error(), "", "shardbridge");
   input = {std::move(*text), options.input == "-" ? "<stdin>" : options.input};
 
-  Result<module::ConvertedModule> result = makeError(ErrorCode::kInternal, "no conversion");
-  if (options.to == "hlo") {
-    module::ExportModuleOptions exportOptions;
-    exportOptions.v3 = options.v3;
-    result = module::exportModule(input.text, exportOptions);
-  } else {
-    if (options.v3) return usageError("convert", "--v3 applies to --to hlo only");
-    module::ImportModuleOptions importOptions;
-    // As `shardbridge import`: device orders upstream aborts on are imported.
-    importOptions.anyOrder.enabled = !options.upstreamOrder;
-    result = module::importModule(input.text, importOptions);
+  if (options.to.empty() == options.passes.empty())
+    return usageError("convert", "give either --to hlo|sdy or one or more --pass NAME");
+  if (options.v3 && options.to == "sdy") return usageError("convert", "--v3 applies to --to hlo only");
+  if (options.roundTrip)
+    return usageError("convert", "--round-trip (xla-sdy-round-trip-export-pipeline) is not implemented yet");
+  auto specs = conversionPasses(options);
+  if (!specs) {
+    if (specs.error().code == ErrorCode::kNotFound || specs.error().code == ErrorCode::kInvalid ||
+        specs.error().code == ErrorCode::kParse)
+      return usageError("convert", specs.error().message);
+    return reportError(specs.error(), "", "shardbridge");
   }
+  Result<module::ConvertedModule> result = module::runPasses(input.text, *specs);
   if (!result) return reportError(result.error(), input);
 
   for (const module::ModuleWarning& w : result->warnings) {
@@ -191,11 +237,21 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
                   "hlo: the export pass (sdy.sharding -> mhlo.sharding, sharding constraints\n"
                   "-> @Sharding custom calls, sdy.mesh ops removed); sdy: the import pass\n"
                   "(mhlo.sharding -> sdy.sharding on an inferred mesh)")
-      ->required()
       ->check(CLI::IsMember({"hlo", "sdy"}));
+  cmd->add_option("--pass", options->passes,
+                  "Run the upstream pass or pipeline NAME (repeatable, in order), with options\n"
+                  "in MLIR's syntax: NAME{opt=value opt2=value}; `shardbridge convert --pass\n"
+                  "help` lists the names")
+      ->allow_extra_args(false);
+  cmd->add_flag("--round-trip", options->roundTrip,
+                "With --to hlo: the round-trip export (xla-sdy-round-trip-export-pipeline)");
+  for (const char* name : kOptionFlags)
+    cmd->add_flag_callback(std::string("--") + name, [options, name] { options->optionFlags.push_back(name); },
+                           "Set the pipeline option of this name");
   cmd->add_option("-o,--output", options->output,
                   "Write the module to FILE (only when the whole conversion succeeded)");
-  cmd->add_flag("--v3", options->v3, "With --to hlo: write V3 NamedSharding strings");
+  cmd->add_flag("--v3", options->v3,
+                "With --to hlo: write V3 NamedSharding strings (alias of --enable-hlo-sharding-v3)");
   cmd->add_flag("--upstream-device-order", options->upstreamOrder,
                 "With --to sdy: fail where upstream aborts on device orders no iota mesh\n"
                 "explains, instead of importing them onto a mesh with device_ids");

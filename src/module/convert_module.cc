@@ -368,7 +368,9 @@ class ExportRewrite : public module_detail::ScanVisitor {
   }
 
   Status onMesh(const MeshOp& op) override {
-    if (st_.keepAll || st_.keep.count(std::string(op.name))) return okStatus();
+    if (st_.keepAll || st_.keep.count(std::string(op.name)) ||
+        std::find(options_.keepMeshes.begin(), options_.keepMeshes.end(), op.name) != options_.keepMeshes.end())
+      return okStatus();
     Span s = lineOf(t_, op.statement);
     return out_.edit(s.begin, s.end, "");
   }
@@ -382,10 +384,42 @@ class ExportRewrite : public module_detail::ScanVisitor {
     const DictEntry* roundTrip = d.findFrontend("xla.sdy.sharding", &frontend);
     bool perValue = vd.kind == SiteKind::kOp;
     std::vector<Edit> edits;
+    // `xla.sdy.manual_axes = #sdy<manual_axes{"a"}>`, written by the
+    // shard-map export on everything inside a manual computation: the axes
+    // the sharding is exported with (as a MANUAL subgroup); the entry goes.
+    const DictEntry* manualEntry = d.find("xla.sdy.manual_axes");
+    module_detail::ManualScope written;
+    const module_detail::ManualScope* manual = vd.manual;
+    if (manualEntry) {
+      std::string_view v = manualEntry->value.in(t_);
+      if (!v.starts_with("#sdy<manual_axes{"))
+        return makeError(ErrorCode::kParse, "expected #sdy<manual_axes{...}> for xla.sdy.manual_axes",
+                         manualEntry->value.begin);
+      for (size_t q = 0; q < v.size(); ++q) {
+        if (v[q] != '"') continue;
+        size_t e = v.find('"', q + 1);
+        if (e == std::string_view::npos) break;
+        written.axes.emplace_back(v.substr(q + 1, e - q - 1));
+        q = e;
+      }
+      manual = &written;
+      if (!sdyEntry && !roundTrip) {
+        // Only the manual axes (a terminator): the entry, or the dictionary, goes.
+        std::vector<EntryAction> actions(d.entries.size());
+        actions[static_cast<size_t>(manualEntry - d.entries.data())] = {Action::kDelete, ""};
+        if (allDeleted(actions)) {
+          size_t b = d.whole.begin;
+          while (b > 0 && (t_[b - 1] == ' ' || t_[b - 1] == '\t')) --b;
+          return out_.edit(b, d.whole.end, "");
+        }
+        dictEdits(d, actions, edits);
+        return out_.edits(edits);
+      }
+    }
     if (sdyEntry) {
       TextOrigin origin{sdyEntry->value.in(t_), sdyEntry->value.begin, false};
-      SB_ASSIGN_OR_RETURN(const std::string* encoded, exportText(origin, origin.raw, perValue, vd, vd.manual));
-      if (!mhloEntry) {
+      SB_ASSIGN_OR_RETURN(const std::string* encoded, exportText(origin, origin.raw, perValue, vd, manual));
+      if (!mhloEntry && !manualEntry) {
         // The common case, without temporaries.
         entry_.assign("mhlo.sharding = ");
         entry_ += *encoded;
@@ -402,6 +436,7 @@ class ExportRewrite : public module_detail::ScanVisitor {
       } else {
         actions[sdyIndex] = {Action::kReplace, "mhlo.sharding = " + value};
       }
+      if (manualEntry) actions[static_cast<size_t>(manualEntry - d.entries.data())] = {Action::kDelete, ""};
       dictEdits(d, actions, edits);
     } else if (roundTrip) {
       std::string_view literal = roundTrip->value.in(t_);
@@ -410,7 +445,7 @@ class ExportRewrite : public module_detail::ScanVisitor {
       auto decoded = module_detail::decodeStringLiteral(literal);
       if (!decoded) return decoded.error().shifted(roundTrip->value.begin);
       TextOrigin origin{literal, roundTrip->value.begin, true};
-      SB_ASSIGN_OR_RETURN(const std::string* encoded, exportText(origin, *decoded, perValue, vd, vd.manual));
+      SB_ASSIGN_OR_RETURN(const std::string* encoded, exportText(origin, *decoded, perValue, vd, manual));
       const std::string& value = *encoded;
       if (mhloEntry) {
         edits.push_back({mhloEntry->value.begin, mhloEntry->value.end, value});

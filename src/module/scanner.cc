@@ -319,7 +319,8 @@ class Scanner {
   }
   static bool interesting(const AttrDict& d) {
     for (const DictEntry& e : d.entries) {
-      if (e.name == "sdy.sharding" || e.name == "mhlo.sharding" || e.name == "xla.sdy.meshes")
+      if (e.name == "sdy.sharding" || e.name == "mhlo.sharding" || e.name == "xla.sdy.meshes" ||
+          e.name == "xla.sdy.manual_axes")
         return true;
       if (e.nested >= 0) {
         for (const DictEntry& f : d.children[e.nested].entries)

@@ -13,36 +13,51 @@ source "$(dirname "$0")/lib.bash"
 ex="$src/examples/jax_module.mlir"
 twin="$src/examples/jax_module_mhlo.mlir"
 
-# --to hlo on the JAX module: the function signature and the ops before the
-# manual computation are byte-identical to the twin, which holds the strings
-# upstream writes (see tests/golden/module/export.mlir for their sources:
-# stablehlo_export_pipeline.mlir rules; the manual-computation lowering of the
-# twin follows its @call_in_manual_computation_partially_manual case).
+# --to hlo on the JAX module (the export pipeline): the function signature
+# and the ops before the manual computation are byte-identical to the twin,
+# which holds what upstream writes (see tests/golden/module/export.mlir and
+# export_pipeline.mlir for their sources: stablehlo_export_pipeline.mlir
+# rules; the sharding constraint becomes mhlo.copy; the manual-computation
+# lowering follows its @call_in_manual_computation_partially_manual case).
 "$bin" convert --to hlo "$ex" >"$tmp/hlo.mlir" 2>"$tmp/stderr"
 rc=$?
 [[ $rc -eq 0 ]] || fail "convert --to hlo examples/jax_module.mlir: exit $rc"
 for pattern in 'func.func public @main' '%0 = stablehlo.dot_general' '%1 = stablehlo.add' \
-               '%2 = stablehlo.custom_call @Sharding'; do
+               '%2 = mhlo.copy'; do
   want="$(grep -F -- "$pattern" "$twin")"
   got="$(grep -F -- "$pattern" "$tmp/hlo.mlir")"
   [[ -n "$want" && "$want" == "$got" ]] || { fail "jax_module --to hlo: line '$pattern'"; echo "    want: $want"; echo "    got:  $got"; }
 done
-# Inside the manual computation: manual axis "x" as a MANUAL subgroup, the
-# string of the twin's body function.
+# The manual computation lowered: the same sharding strings, in the same
+# order, as the twin's copies, custom calls, call and outlined body; manual
+# axis "x" as a MANUAL subgroup in the body.
+diff <(grep -o 'mhlo.sharding = "[^"]*"' "$twin") <(grep -o 'mhlo.sharding = "[^"]*"' "$tmp/hlo.mlir") >/dev/null ||
+  fail "jax_module --to hlo: the sharding strings differ from the twin's"
 want_manual='{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}'
 grep -qF "stablehlo.multiply %arg3, %arg3 {mhlo.sharding = \"$want_manual\"}" "$tmp/hlo.mlir" ||
   fail "jax_module --to hlo: op in the manual computation"
-grep -qF 'sdy.mesh @mesh = <["x"=2, "y"=4]>' "$tmp/hlo.mlir" ||
+grep -qF 'stablehlo.custom_call @SPMDFullToShardShape' "$tmp/hlo.mlir" ||
+  fail "jax_module --to hlo: @SPMDFullToShardShape"
+grep -qF 'func.func private @xla.sdy.inlinable_manual_computation_body(' "$tmp/hlo.mlir" ||
+  fail "jax_module --to hlo: the outlined body"
+grep -q 'sdy\.mesh\|sdy\.manual_computation\|sdy\.sharding\b\|sdy\.return' "$tmp/hlo.mlir" &&
+  fail "jax_module --to hlo: an sdy op or mesh is left"
+[[ ! -s "$tmp/stderr" ]] || { fail "jax_module --to hlo: nothing on stderr"; sed 's/^/    /' "$tmp/stderr"; }
+# The export-shardings pass alone leaves the manual computation (and its
+# mesh) in sdy form, and says so.
+"$bin" convert --pass xla-sdy-stablehlo-export-shardings "$ex" >"$tmp/alone.mlir" 2>"$tmp/stderr" ||
+  fail "convert --pass xla-sdy-stablehlo-export-shardings"
+grep -qF 'sdy.mesh @mesh = <["x"=2, "y"=4]>' "$tmp/alone.mlir" ||
   fail "the mesh a manual computation refers to stays"
 grep -qF "jax_module.mlir:7:10: warning: sdy.manual_computation left in sdy form" "$tmp/stderr" ||
   { fail "stderr names the op left in sdy form"; sed 's/^/    /' "$tmp/stderr"; }
 
-# --to sdy on the twin: the inferred mesh (facts §5.2) inserted in the body.
+# --to sdy on the twin: the inferred mesh (docs/import.md) inserted in the body.
 "$bin" convert --to sdy "$twin" >"$tmp/sdy.mlir" 2>"$tmp/stderr" || fail "convert --to sdy twin"
 [[ "$(sed -n 2p "$tmp/sdy.mlir")" == '  sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2, "_axis_2"=2]>' ]] ||
   fail "twin --to sdy: inserted mesh line"
-grep -qF '%2 = stablehlo.custom_call @Sharding(%1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}, {}]>]>}' "$tmp/sdy.mlir" ||
-  fail "twin --to sdy: @Sharding custom call"
+grep -qF '%2 = mhlo.copy %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}, {}]>]>}' "$tmp/sdy.mlir" ||
+  fail "twin --to sdy: mhlo.copy"
 [[ ! -s "$tmp/stderr" ]] || fail "twin --to sdy: nothing on stderr"
 
 # Round trip without manual axes: to hlo, to sdy, to hlo gives the same text.

@@ -22,6 +22,9 @@ namespace shardbridge::module {
 struct ExportModuleOptions {
   // Write V3 (NamedSharding) strings, as upstream's enable-hlo-sharding-v3.
   bool v3 = false;
+  // sdy.mesh ops to keep although every sharding naming them was exported
+  // (something else in the module still refers to them).
+  std::vector<std::string> keepMeshes;
 };
 
 struct ImportModuleOptions {

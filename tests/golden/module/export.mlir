@@ -94,12 +94,14 @@ func.func @unreduced_func_input(%arg0: tensor<4x8xf32> {sdy.sharding = #sdy.shar
 
 // -----
 // CMD: convert
-// ARGS: --to hlo
+// ARGS: --pass xla-sdy-stablehlo-export-shardings
 // INPUT: file
-// Ops inside a manual computation: from @sharding_in_manual_computation_body,
-// the body ops of @xla.sdy.inlinable_manual_computation_body (manual axes
-// "a", "b" as a MANUAL subgroup). The manual computation itself stays in
-// sdy form with its mesh (a warning on stderr, see tests/cli/convert_cli.sh).
+// Ops inside a manual computation, with the export-shardings pass alone: from
+// @sharding_in_manual_computation_body, the body ops of
+// @xla.sdy.inlinable_manual_computation_body (manual axes "a", "b" as a
+// MANUAL subgroup). Without the shard-map export before it, the manual
+// computation itself stays in sdy form with its mesh (a warning on stderr,
+// see tests/cli/convert_cli.sh); the whole pipeline is in export_pipeline.mlir.
 // CHECK: sdy.mesh @mesh_3 = <["a"=2, "b"=2, "c"=2, "d"=2]>
 // CHECK: func.func @sharding_in_manual_computation_body(%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,2,4]<=[16] last_tile_dim_replicate}"}, %arg1: tensor<16x32xf32>) -> tensor<8x32xf32> {
 // CHECK:   %0 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh_3, [{"b"}, {"a"}]>, <@mesh_3, [{"b"}, {}], replicated={"a"}>] out_shardings=[<@mesh_3, [{"a"}, {}], replicated={"b"}>] manual_axes={"a", "b"} (%arg2: tensor<4x8xf32>, %arg3: tensor<8x32xf32>) {
@@ -123,10 +125,12 @@ func.func @sharding_in_manual_computation_body(%arg0: tensor<8x16xf32> {sdy.shar
 
 // -----
 // CMD: convert
-// ARGS: --to hlo
+// ARGS: --to hlo --keep-hlo-sharding-constraints
 // INPUT: file
 // sdy.sharding_constraint -> the @Sharding custom call of upstream's
-// export_ops.cc (keep-hlo-sharding-constraints): operand, mhlo.sharding and
+// export_ops.cc under keep-hlo-sharding-constraints (test
+// stablehlo_export_pipeline_sharding_constraint_to_custom_call.mlir; the
+// default, mhlo.copy, is in export_pipeline.mlir): operand, mhlo.sharding and
 // the `(T) -> T` signature; the string is the mesh_2 [{"x"}, {}] row of
 // @split_constants. A maximal mesh gives `{maximal device=1}`
 // (@mesh_with_device_id_should_be_converted_to_maximal_sharding).
@@ -204,7 +208,7 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@other, [{"x"
 // ARGS: --to hlo
 // INPUT: file
 // A truncated module: the brace left open.
-// expected-error {{unexpected end of input: '{' opened here is not closed}}
+// expected-error {{unexpected end of input: the region opened here is not closed}}
 // expected-error-at {{2:83}}
 sdy.mesh @mesh = <["x"=2]>
 func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {

@@ -1,0 +1,153 @@
+// An op tree over MLIR text: the structure of a module (ops, their results,
+// operands, attribute dictionary, properties, regions and blocks; functions
+// and symbol tables; several top-level modules per file) as spans of the
+// source, without an MLIR parser and without copying the text.
+//
+// Every node is a byte range of the text it was parsed from, so that a pass
+// can rewrite one piece (an attribute, an op) and leave every other byte as
+// it was (see module/rewriter.h).
+//
+//   parseOpTree("module {\n  func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+//               "    %0 = stablehlo.add %a, %a : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}\n")
+//   -> ops[0]: "module" (one region, one block: [ops[1]])
+//      ops[1]: "func.func" @f, argument %a, one region whose block holds ops[2], ops[3]
+//      ops[2]: "stablehlo.add", results [%0], uses [%a, %a], signature `tensor<2xf32>`
+//      ops[3]: "return", uses [%0]
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shardbridge/base/result.h"
+
+namespace shardbridge::module {
+
+// [begin, end) byte range of the source.
+struct TextSpan {
+  size_t begin = 0;
+  size_t end = 0;
+  bool empty() const { return begin == end; }
+  size_t size() const { return end - begin; }
+  std::string_view in(std::string_view text) const { return text.substr(begin, end - begin); }
+};
+
+// One `key = value` (or unit `key`) entry of an attribute dictionary.
+struct AttrEntry {
+  TextSpan whole;         // key through the end of the value
+  TextSpan key;           // as written (quotes included for a string key)
+  std::string_view name;  // the key, quotes stripped
+  TextSpan value;         // empty for a unit attribute
+};
+
+// A `{...}` attribute dictionary.
+struct AttrDictNode {
+  TextSpan whole;  // `{` through `}`; empty when the op has none
+  std::vector<AttrEntry> entries;
+  bool present() const { return !whole.empty(); }
+  const AttrEntry* find(std::string_view name) const {
+    for (const AttrEntry& e : entries)
+      if (e.name == name) return &e;
+    return nullptr;
+  }
+};
+
+// A value definition: an op result group (`%0`, `%1:2`) or a block argument.
+struct ValueDef {
+  TextSpan name;     // `%0` (the `:2` count excluded)
+  int count = 1;     // values in the group
+  TextSpan type;     // a block argument's written type; empty for results
+  AttrDictNode dict; // a block argument's (func argument's) dictionary
+};
+
+// A `%name` or `%name#i` use inside an op (outside its regions).
+struct ValueUse {
+  TextSpan span;  // `%0#1` whole
+  std::string_view name;  // `%0`
+  int index = 0;          // the `#i`, 0 when absent
+};
+
+struct Region;
+
+// A block: an optional `^label(args):` then ops.
+struct Block {
+  TextSpan whole;
+  TextSpan label;                 // `^bb0(...)` header, empty for an implicit entry block
+  std::vector<ValueDef> arguments;  // from the label (or, for an entry block, filled by the owner op)
+  std::vector<int> ops;           // indices into OpTree::ops, in order
+};
+
+struct Region {
+  TextSpan whole;  // `{` through `}`
+  std::vector<Block> blocks;
+};
+
+// A func.func result: `type {dict}`.
+struct FuncResult {
+  TextSpan type;
+  AttrDictNode dict;
+};
+
+struct OpNode {
+  TextSpan whole;    // first result through the op's last byte (its `loc(...)` included)
+  TextSpan line;     // `whole` widened to its whole lines when it is alone on them, else `whole`
+  TextSpan results;  // `%0, %1:2` (empty when none)
+  std::vector<ValueDef> resultDefs;
+  std::string_view name;  // "stablehlo.add", "func.func"; the generic form's quoted name unquoted
+  TextSpan nameSpan;      // as written (quotes included in the generic form)
+  bool generic = false;   // `"dialect.op"(...)` form
+  TextSpan symbol;        // `@name` of module / func.func / sdy.mesh (or a symbol-defining op), empty otherwise
+  std::string_view symbolName;  // without '@' and quotes
+  AttrDictNode dict;      // the op's attribute dictionary (`attributes {...}` for module / func)
+  TextSpan properties;    // `<{...}>` in the generic form
+  std::vector<ValueUse> uses;  // operand and other value uses outside regions, in text order
+  std::vector<Region> regions;
+  // The trailing `: type` or `: (types) -> types` outside regions (after
+  // the last region); empty when absent.
+  TextSpan signature;
+  TextSpan loc;          // trailing `loc(...)`
+  int parent = -1;       // enclosing op (the region owner), -1 at top level
+  int depth = 0;         // nesting depth in ops (top level 0)
+  // func.func only: the arguments (as block arguments of the entry block)
+  // and the results of the signature.
+  std::vector<ValueDef> funcArgs;
+  std::vector<FuncResult> funcResults;
+  TextSpan funcSignature;  // `(args) -> results` (or `(args)`), for rewriting it whole
+  TextSpan funcVisibility; // `private` / `public` / `nested`
+};
+
+struct OpTree {
+  std::string_view text;
+  std::vector<OpNode> ops;   // every op, in text order (an op before the ops of its regions)
+  std::vector<int> topLevel; // ops not inside any other op
+  // Alias definitions at top level (`#loc1 = loc(...)`, `!t = tensor<...>`, `#a = ...`).
+  std::vector<TextSpan> aliases;
+
+  // The top-level `module` ops (several per file); when the file has no
+  // explicit module, empty (the file's top-level ops form one implicit module).
+  std::vector<int> modules() const;
+  // The ops directly in the (single-block) region of op `owner`.
+  const std::vector<int>* bodyOps(int owner) const;
+  // The innermost op with a symbol table (`module`) enclosing `op`, or -1.
+  int enclosingModule(int op) const;
+  // The symbol-defining op named `name` directly in module `module` (-1: the
+  // implicit top-level module), or -1.
+  int lookupSymbol(int module, std::string_view name) const;
+  // The enclosing `func.func` of `op`, or -1.
+  int enclosingFunc(int op) const;
+};
+
+inline constexpr size_t kMaxOpNesting = 512;
+
+// Parses `text`. Accepts the custom and generic op forms, `loc(...)` tails
+// and `#loc` / `!alias` definitions, several top-level modules, `//` comments.
+// Errors (kParse, located by Error::offset, never an abort): MLIR bytecode
+// ("MLIR bytecode is not supported: convert it to text with mlir-opt or
+// stablehlo-translate first"), an unterminated string, unbalanced or
+// unclosed brackets, a statement that is not an op (`expected an operation
+// name, got ...`), an op nesting deeper than kMaxOpNesting.
+Result<OpTree> parseOpTree(std::string_view text);
+
+}  // namespace shardbridge::module

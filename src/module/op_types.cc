@@ -1,0 +1,89 @@
+#include "module/op_types.h"
+
+#include "module/text_lex.h"
+#include "shardbridge/sdy/mlir_type.h"
+
+namespace shardbridge::module {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && module_lex::isBlank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// The offset of the top-level `->` in `s`, or npos.
+size_t topLevelArrow(std::string_view s) {
+  int depth = 0;
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}' || (c == '>' && depth > 0 && s[i - 1] != '-')) --depth;
+    else if (c == '-' && s[i + 1] == '>' && depth == 0) return i;
+  }
+  return std::string_view::npos;
+}
+
+// `(a, b)` -> [a, b]; `a` -> [a].
+std::vector<std::string> typeGroup(std::string_view s) {
+  s = trim(s);
+  if (s.size() >= 2 && s.front() == '(' && s.back() == ')' && topLevelArrow(s) == std::string_view::npos)
+    return splitTypeList(s.substr(1, s.size() - 2));
+  return splitTypeList(s);
+}
+
+}  // namespace
+
+std::vector<std::string> splitTypeList(std::string_view text) {
+  std::vector<std::string> out;
+  int depth = 0;
+  size_t b = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ',';
+    if (c == '(' || c == '<' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}' || (c == '>' && depth > 0 && !(i > 0 && text[i - 1] == '-'))) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      std::string_view part = trim(text.substr(b, i - b));
+      if (!part.empty()) out.emplace_back(part);
+      b = i + 1;
+    }
+  }
+  return out;
+}
+
+OpTypes opTypes(const OpTree& tree, const OpNode& op) {
+  OpTypes t;
+  std::string_view s = op.signature.in(tree.text);
+  if (s.empty() || s.front() != ':') return t;
+  s = trim(s.substr(1));
+  t.known = true;
+  size_t arrow = topLevelArrow(s);
+  if (arrow == std::string_view::npos) {
+    t.results = splitTypeList(s);
+    return t;
+  }
+  t.operands = typeGroup(s.substr(0, arrow));
+  t.results = typeGroup(s.substr(arrow + 2));
+  return t;
+}
+
+int resultCount(const OpNode& op) {
+  int n = 0;
+  for (const ValueDef& r : op.resultDefs) n += r.count;
+  return n;
+}
+
+int64_t typeRank(std::string_view type) {
+  auto t = parseMlirType(type);
+  if (!t || t->kind != MlirType::Kind::kRankedTensor) return 0;
+  return t->rank();
+}
+
+bool isShapedType(std::string_view type) {
+  auto t = parseMlirType(type);
+  return t && t->isShaped();
+}
+
+}  // namespace shardbridge::module

@@ -1,0 +1,35 @@
+// The types written in an op's trailing signature, as the passes need them:
+// `: T` (one type for all results), `: T1, T2` (one per result) and the
+// functional `: (operands) -> results` forms.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module {
+
+// Splits `a, b<c, d>, (e) -> f` at its top-level commas, blanks trimmed.
+std::vector<std::string> splitTypeList(std::string_view text);
+
+struct OpTypes {
+  bool known = false;
+  std::vector<std::string> operands;  // only for the functional form
+  std::vector<std::string> results;
+};
+
+// The types of `op`'s signature (known=false without one).
+OpTypes opTypes(const OpTree& tree, const OpNode& op);
+
+// The number of values `op` defines (`%0:2, %1` -> 3).
+int resultCount(const OpNode& op);
+
+// The rank of a type: that of a ranked tensor, else 0 (tokens, scalars).
+int64_t typeRank(std::string_view type);
+
+// Whether `type` is a tensor type (what the shard_map lowering copies).
+bool isShapedType(std::string_view type);
+
+}  // namespace shardbridge::module

@@ -1,0 +1,49 @@
+// The pass interface behind pipeline.h: each pass reads one op tree of the
+// current text and records its rewrites; the driver splices them and parses
+// again for the next pass.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "module/rewriter.h"
+#include "shardbridge/base/result.h"
+#include "shardbridge/module/convert_module.h"
+#include "shardbridge/module/op_tree.h"
+#include "shardbridge/module/pipeline.h"
+
+namespace shardbridge::module {
+
+struct PassContext {
+  const OpTree& tree;
+  Rewriter& rw;
+  const std::map<std::string, std::string, std::less<>>& options;  // every option of the pass, defaults filled
+  std::vector<ModuleWarning>& warnings;
+
+  std::string_view text() const { return tree.text; }
+  bool flag(std::string_view name) const {
+    auto it = options.find(name);
+    return it != options.end() && (it->second == "true" || it->second == "1");
+  }
+  void warn(size_t offset, std::string message) { warnings.push_back({offset, std::move(message)}); }
+};
+
+using PassFn = Status (*)(PassContext&);
+
+// The passes, one file each (named after the upstream pass).
+Status runExportOps(PassContext&);            // xla-sdy-export-ops (export_ops.cc)
+Status runExportShardings(PassContext&);      // xla-sdy-stablehlo-export-shardings (export_shardings.cc)
+Status runShardMapExport(PassContext&);       // xla-sdy-stablehlo-round-trip-shard-map-export (shard_map_export.cc)
+Status runImportShardings(PassContext&);      // xla-sdy-import-shardings (import_shardings.cc)
+Status runSymbolDce(PassContext&);            // symbol-dce (symbol_dce.cc)
+
+// The ops of `tree` inside function `func` (any depth), in text order.
+std::vector<int> opsInside(const OpTree& tree, int func);
+
+// Replaces every use of value `from` (`%0`, or `%0#1`) by `to` among `ops`.
+void replaceUses(const OpTree& tree, Rewriter& rw, const std::vector<int>& ops, std::string_view fromName,
+                 int fromIndex, std::string_view to);
+
+}  // namespace shardbridge::module

@@ -1,0 +1,197 @@
+// The pass registry and the pipelines, composed in one place as upstream
+// composes them (xla/service/spmd/shardy/stablehlo_round_trip/
+// stablehlo_export.cc and stablehlo_import.cc). See docs/module.md.
+#include <algorithm>
+#include <map>
+
+#include "module/pass.h"
+#include "module/text_lex.h"
+#include "shardbridge/module/pipeline.h"
+
+namespace shardbridge::module {
+namespace {
+
+struct PassDef {
+  PassInfo info;
+  PassFn run = nullptr;  // null for a pipeline
+  // A pipeline's passes, each given the pipeline options it declares.
+  std::vector<std::string> steps;
+};
+
+PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false") {
+  return {std::move(name), std::move(def), std::move(help)};
+}
+
+const PassOptionInfo kV3 = flagOption("enable-hlo-sharding-v3", "write V3 (NamedSharding) sharding strings");
+const PassOptionInfo kKeepConstraints = flagOption(
+    "keep-hlo-sharding-constraints",
+    "export sdy.sharding_constraint as the @Sharding custom call instead of mhlo.copy");
+const PassOptionInfo kUpstreamOrder = flagOption(
+    "upstream-device-order",
+    "shardbridge's own: fail where upstream aborts on device orders no iota mesh explains");
+
+const std::vector<PassDef>& registry() {
+  static const std::vector<PassDef> defs = [] {
+    std::vector<PassDef> d;
+    d.push_back({{"xla-sdy-stablehlo-export-pipeline",
+                  "sdy -> mhlo: Shardy ops lowered, shardings exported, meshes removed",
+                  true,
+                  {kV3, kKeepConstraints}},
+                 nullptr,
+                 {"xla-sdy-export-ops", "xla-sdy-stablehlo-round-trip-shard-map-export", "symbol-dce",
+                  "xla-sdy-stablehlo-export-shardings"}});
+    d.push_back({{"xla-sdy-export-ops", "sdy.constant, sharding constraints, reshards and collectives as "
+                                        "StableHLO/MHLO ops", false, {kKeepConstraints}},
+                 runExportOps,
+                 {}});
+    d.push_back({{"xla-sdy-stablehlo-round-trip-shard-map-export",
+                  "sdy.manual_computation -> copies, @SPMDFullToShardShape / @SPMDShardToFullShape "
+                  "custom calls and a call of its outlined body", false, {kKeepConstraints}},
+                 runShardMapExport,
+                 {}});
+    d.push_back({{"symbol-dce", "private functions nothing refers to are removed", false, {}},
+                 runSymbolDce,
+                 {}});
+    d.push_back({{"xla-sdy-import-shardings", "mhlo.sharding -> sdy.sharding on an inferred mesh", false,
+                  {kUpstreamOrder}},
+                 runImportShardings,
+                 {}});
+    d.push_back({{"xla-sdy-stablehlo-export-shardings",
+                  "sdy.sharding -> mhlo.sharding strings; sdy.mesh ops removed", false, {kV3}},
+                 runExportShardings,
+                 {}});
+    return d;
+  }();
+  return defs;
+}
+
+const PassDef* find(std::string_view name) {
+  for (const PassDef& d : registry())
+    if (d.info.name == name) return &d;
+  return nullptr;
+}
+
+std::string knownNames() {
+  std::string s;
+  for (const PassDef& d : registry()) s += (s.empty() ? "" : ", ") + d.info.name;
+  return s;
+}
+
+bool isFlagValue(std::string_view v) { return v == "true" || v == "false" || v == "1" || v == "0"; }
+
+}  // namespace
+
+const std::vector<PassInfo>& knownPasses() {
+  static const std::vector<PassInfo> infos = [] {
+    std::vector<PassInfo> v;
+    for (const PassDef& d : registry()) v.push_back(d.info);
+    return v;
+  }();
+  return infos;
+}
+
+Result<PassSpec> parsePassSpec(std::string_view text) {
+  using namespace module_lex;
+  PassSpec spec;
+  size_t p = 0;
+  while (p < text.size() && isBlank(text[p])) ++p;
+  size_t b = p;
+  while (p < text.size() && (isIdentChar(text[p]))) ++p;
+  spec.name = std::string(text.substr(b, p - b));
+  if (spec.name.empty()) return parseError("expected a pass name, got " + describe(text, p), p);
+  const PassDef* def = find(spec.name);
+  if (!def)
+    return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownNames(), b);
+  while (p < text.size() && isBlank(text[p])) ++p;
+  if (p < text.size() && text[p] == '{') {
+    ++p;
+    while (true) {
+      while (p < text.size() && isBlank(text[p])) ++p;
+      if (p < text.size() && text[p] == '}') {
+        ++p;
+        break;
+      }
+      size_t kb = p;
+      while (p < text.size() && isIdentChar(text[p])) ++p;
+      std::string key(text.substr(kb, p - kb));
+      if (key.empty()) return parseError("expected an option name or '}', got " + describe(text, p), p);
+      std::string value = "true";
+      if (p < text.size() && text[p] == '=') {
+        size_t vb = ++p;
+        while (p < text.size() && !isBlank(text[p]) && text[p] != '}') ++p;
+        value = std::string(text.substr(vb, p - vb));
+      }
+      auto known = std::find_if(def->info.options.begin(), def->info.options.end(),
+                                [&](const PassOptionInfo& o) { return o.name == key; });
+      if (known == def->info.options.end()) {
+        std::string names;
+        for (const PassOptionInfo& o : def->info.options) names += (names.empty() ? "" : ", ") + o.name;
+        return makeError(ErrorCode::kNotFound,
+                         "pass '" + spec.name + "' has no option '" + key + "'; options: " +
+                             (names.empty() ? "none" : names),
+                         kb);
+      }
+      if (!isFlagValue(value))
+        return makeError(ErrorCode::kInvalid,
+                         "option '" + key + "' takes true or false, got '" + value + "'", kb);
+      spec.options.push_back({key, value});
+    }
+  }
+  while (p < text.size() && isBlank(text[p])) ++p;
+  if (p != text.size()) return parseError("unexpected " + describe(text, p) + " after the pass", p);
+  return spec;
+}
+
+Result<ConvertedModule> runPasses(std::string_view input, const std::vector<PassSpec>& passes) {
+  // Expand pipelines into passes, each with its defaults and the options given.
+  struct Step {
+    const PassDef* def;
+    std::map<std::string, std::string, std::less<>> options;
+  };
+  std::vector<Step> steps;
+  for (const PassSpec& spec : passes) {
+    const PassDef* def = find(spec.name);
+    if (!def) return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownNames());
+    std::vector<const PassDef*> expanded;
+    if (def->run) expanded.push_back(def);
+    for (const std::string& s : def->steps) expanded.push_back(find(s));
+    for (const PassDef* pass : expanded) {
+      Step step{pass, {}};
+      for (const PassOptionInfo& o : pass->info.options) step.options[o.name] = o.defaultValue;
+      for (const auto& [k, v] : spec.options)
+        if (step.options.count(k)) step.options[k] = v;
+      steps.push_back(std::move(step));
+    }
+  }
+  ConvertedModule out;
+  out.text = std::string(input);
+  // Offsets found in the text a later pass reads are mapped back to `input`.
+  std::vector<OffsetMap> maps;
+  auto toInput = [&](size_t offset) {
+    for (auto it = maps.rbegin(); it != maps.rend(); ++it) offset = it->toOld(offset);
+    return offset;
+  };
+  for (const Step& step : steps) {
+    std::vector<ModuleWarning> warnings;
+    Rewriter rw(out.text);
+    Status ran = [&]() -> Status {
+      SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(out.text));
+      PassContext ctx{tree, rw, step.options, warnings};
+      return step.def->run(ctx);
+    }();
+    for (ModuleWarning& w : warnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
+    if (!ran) {
+      Error e = ran.error();
+      if (e.offset != Error::kNoOffset) e.offset = toInput(e.offset);
+      return e;
+    }
+    if (rw.empty()) continue;
+    OffsetMap map;
+    SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
+    out.text = std::move(next);
+    maps.push_back(std::move(map));
+  }
+  return out;
+}
+
+}  // namespace shardbridge::module

@@ -1,0 +1,157 @@
+#include "module/rewriter.h"
+
+#include <algorithm>
+
+#include "module/text_lex.h"
+
+namespace shardbridge::module {
+
+size_t OffsetMap::toOld(size_t n) const {
+  // The last piece starting at or before n.
+  auto it = std::upper_bound(pieces_.begin(), pieces_.end(), n,
+                             [](size_t v, const Piece& p) { return v < p.newBegin; });
+  if (it == pieces_.begin()) return n;
+  --it;
+  if (n >= it->newEnd && it + 1 == pieces_.end()) return it->oldBegin + (it->copied ? it->newEnd - it->newBegin : 0);
+  return it->copied ? it->oldBegin + (n - it->newBegin) : it->oldBegin;
+}
+
+Result<std::string> Rewriter::apply(OffsetMap* map) const {
+  std::vector<const Edit*> order;
+  order.reserve(edits_.size());
+  for (const Edit& e : edits_) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(), [](const Edit* a, const Edit* b) {
+    if (a->span.begin != b->span.begin) return a->span.begin < b->span.begin;
+    // An insertion before a replacement at the same offset.
+    if (a->span.empty() != b->span.empty()) return a->span.empty();
+    return a->seq < b->seq;
+  });
+  std::string out;
+  size_t grow = 0;
+  for (const Edit* e : order) grow += e->text.size();
+  out.reserve(text_.size() + grow);
+  size_t p = 0;
+  for (const Edit* e : order) {
+    if (e->span.begin < p)
+      return makeError(ErrorCode::kInternal,
+                       "overlapping rewrites at byte " + std::to_string(e->span.begin), e->span.begin);
+    if (map && e->span.begin > p) map->pieces_.push_back({out.size(), out.size() + e->span.begin - p, p, true});
+    out.append(text_.substr(p, e->span.begin - p));
+    if (map && !e->text.empty()) map->pieces_.push_back({out.size(), out.size() + e->text.size(), e->span.begin, false});
+    out.append(e->text);
+    p = e->span.end;
+  }
+  if (map) map->pieces_.push_back({out.size(), out.size() + text_.size() - p, p, true});
+  out.append(text_.substr(p));
+  return out;
+}
+
+std::string printAttrKey(std::string_view key) {
+  bool bare = !key.empty() && module_lex::isIdentStart(key[0]);
+  for (char c : key) bare = bare && module_lex::isIdentChar(c);
+  if (bare) return std::string(key);
+  return "\"" + std::string(key) + "\"";
+}
+
+void DictEditor::set(std::string_view key, std::string value) {
+  for (auto& s : sets_)
+    if (s.first == key) {
+      s.second = std::move(value);
+      return;
+    }
+  sets_.push_back({std::string(key), std::move(value)});
+}
+
+void DictEditor::remove(std::string_view key) { removes_.push_back(std::string(key)); }
+
+namespace {
+std::string entryText(const std::string& key, const std::string& value) {
+  return value.empty() ? printAttrKey(key) : printAttrKey(key) + " = " + value;
+}
+}  // namespace
+
+std::string DictEditor::render() const {
+  // Kept entries in their order (values replaced), new keys at their sorted place.
+  std::vector<std::string> parts;
+  std::vector<std::pair<std::string, std::string>> fresh;
+  for (const auto& s : sets_)
+    if (!dict_.find(s.first)) fresh.push_back(s);
+  size_t next = 0;
+  std::sort(fresh.begin(), fresh.end());
+  for (const AttrEntry& e : dict_.entries) {
+    while (next < fresh.size() && fresh[next].first < e.name) {
+      parts.push_back(entryText(fresh[next].first, fresh[next].second));
+      ++next;
+    }
+    if (std::find(removes_.begin(), removes_.end(), e.name) != removes_.end()) continue;
+    const std::string* v = nullptr;
+    for (const auto& s : sets_)
+      if (s.first == e.name) v = &s.second;
+    parts.push_back(v ? std::string(e.key.in(text_)) + (v->empty() ? "" : " = " + *v)
+                      : std::string(e.whole.in(text_)));
+  }
+  for (; next < fresh.size(); ++next) parts.push_back(entryText(fresh[next].first, fresh[next].second));
+  if (parts.empty()) return "";
+  std::string out = "{";
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += ", ";
+    out += parts[i];
+  }
+  return out + "}";
+}
+
+void DictEditor::commit(Rewriter& rw, size_t insertAt, bool keepEmpty) const {
+  if (!changed()) return;
+  std::string body = render();
+  if (!dict_.present()) {
+    if (!body.empty()) rw.insert(insertAt, " " + body);
+    return;
+  }
+  if (body.empty() && !keepEmpty) {
+    size_t b = dict_.whole.begin;
+    while (b > 0 && (text_[b - 1] == ' ' || text_[b - 1] == '\t')) --b;
+    rw.erase({b, dict_.whole.end});
+    return;
+  }
+  rw.replace(dict_.whole, body.empty() ? "{}" : body);
+}
+
+FreshNames::FreshNames(const OpTree& tree) {
+  std::string_view t = tree.text;
+  for (const OpNode& op : tree.ops) {
+    for (const ValueDef& r : op.resultDefs) used_.emplace_back(r.name.in(t));
+    for (const ValueDef& a : op.funcArgs)
+      if (!a.name.empty()) used_.emplace_back(a.name.in(t));
+    for (const Region& r : op.regions)
+      for (const Block& b : r.blocks)
+        for (const ValueDef& a : b.arguments)
+          if (!a.name.empty()) used_.emplace_back(a.name.in(t));
+  }
+  std::sort(used_.begin(), used_.end());
+  used_.erase(std::unique(used_.begin(), used_.end()), used_.end());
+}
+
+bool FreshNames::has(std::string_view name) const {
+  return std::binary_search(used_.begin(), used_.end(), name, std::less<>());
+}
+
+void FreshNames::add(std::string name) {
+  used_.insert(std::upper_bound(used_.begin(), used_.end(), name), std::move(name));
+}
+
+std::string FreshNames::next(std::string_view stem) {
+  std::string base = "%" + std::string(stem);
+  if (!has(base)) {
+    add(base);
+    return base;
+  }
+  for (int i = 0;; ++i) {
+    std::string n = base + "_" + std::to_string(i);
+    if (!has(n)) {
+      add(n);
+      return n;
+    }
+  }
+}
+
+}  // namespace shardbridge::module

@@ -1,0 +1,102 @@
+// Text edits over one version of a module's text, applied at once: the
+// passes record what they replace, insert and erase (by byte range of the
+// op tree's spans) and `apply` splices them, copying every other byte.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shardbridge/base/result.h"
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module {
+
+// Where the bytes of a rewritten text came from: maps an offset of the new
+// text back to the old one (an offset inside inserted text maps to the
+// start of the span it replaced), so that an error found by a later pass is
+// located in the user's input.
+class OffsetMap {
+ public:
+  size_t toOld(size_t newOffset) const;
+
+ private:
+  friend class Rewriter;
+  struct Piece {
+    size_t newBegin, newEnd, oldBegin;
+    bool copied;
+  };
+  std::vector<Piece> pieces_;
+};
+
+class Rewriter {
+ public:
+  explicit Rewriter(std::string_view text) : text_(text) {}
+
+  std::string_view text() const { return text_; }
+  bool empty() const { return edits_.empty(); }
+
+  // Replaces [span) by `with`. Insertions at one offset keep their order.
+  void replace(TextSpan span, std::string with) { edits_.push_back({span, std::move(with), seq_++}); }
+  void insert(size_t at, std::string what) { replace({at, at}, std::move(what)); }
+  void erase(TextSpan span) { replace(span, {}); }
+
+  // The text with every edit applied. Errors (kInternal): two edits that
+  // overlap (a pass bug, reported rather than producing broken text).
+  Result<std::string> apply(OffsetMap* map = nullptr) const;
+
+  struct Edit {
+    TextSpan span;
+    std::string text;
+    size_t seq;
+  };
+  const std::vector<Edit>& edits() const { return edits_; }
+
+ private:
+  std::string_view text_;
+  std::vector<Edit> edits_;
+  size_t seq_ = 0;
+};
+
+// Entry edits on one attribute dictionary, as MLIR prints a sorted
+// dictionary: `set` replaces an entry's value or adds the entry before the
+// first key that sorts after it; `remove` drops it. An emptied dictionary
+// is removed with the blank before it (or `{}` kept when `keepEmpty`).
+class DictEditor {
+ public:
+  DictEditor(std::string_view text, const AttrDictNode& dict) : text_(text), dict_(dict) {}
+  void set(std::string_view key, std::string value);  // `key = value`; empty value: unit attribute
+  void remove(std::string_view key);
+  bool changed() const { return !sets_.empty() || !removes_.empty(); }
+  // Records the edits; `insertAt` is where a new dictionary goes when the op
+  // has none (with a leading blank).
+  void commit(Rewriter& rw, size_t insertAt, bool keepEmpty = false) const;
+  // The dictionary as text after the edits (`{a = 1, b}`; "" when empty).
+  std::string render() const;
+
+ private:
+  std::string_view text_;
+  const AttrDictNode& dict_;
+  std::vector<std::pair<std::string, std::string>> sets_;
+  std::vector<std::string> removes_;
+};
+
+// Writes `key` as MLIR prints a dictionary key: bare when it is an
+// identifier (`mhlo.sharding`), else quoted.
+std::string printAttrKey(std::string_view key);
+
+// A value name not yet used in `tree`: `%<stem>`, `%<stem>_0`, `%<stem>_1`...
+// (names are unique per file, which is stricter than MLIR needs).
+class FreshNames {
+ public:
+  explicit FreshNames(const OpTree& tree);
+  std::string next(std::string_view stem);
+
+ private:
+  std::vector<std::string> used_;  // sorted
+  void add(std::string name);
+  bool has(std::string_view name) const;
+};
+
+}  // namespace shardbridge::module

@@ -1,0 +1,628 @@
+// xla-sdy-stablehlo-round-trip-shard-map-export (upstream xla/service/spmd/
+// shardy/stablehlo_round_trip/shard_map_export.cc): every
+// `sdy.manual_computation` becomes
+//   per tensor operand:  mhlo.copy (the in-sharding), then
+//                        @SPMDFullToShardShape (the in-sharding without the manual axes)
+//   one call to the body, outlined as
+//                        func.func private @xla.sdy.inlinable_manual_computation_body[_N]
+//   per tensor result:   mhlo.copy, then @SPMDShardToFullShape (the out-sharding)
+// with `xla.sdy.manual_axes = #sdy<manual_axes{...}>` on everything inside,
+// which the export-shardings pass turns into the MANUAL subgroup. Bodies are
+// numbered by one counter per module in post-order (inner first) and
+// appended at the end of the module. A manual computation without in/out
+// shardings is inlined. See docs/module.md "shard-map-export".
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "module/op_types.h"
+#include "module/pass.h"
+#include "module/text_lex.h"
+#include "shardbridge/sdy/attrs.h"
+#include "shardbridge/sdy/text.h"
+
+namespace shardbridge::module {
+namespace {
+
+using module_lex::indentationAt;
+using module_lex::skipBalanced;
+using module_lex::skipBlanks;
+
+constexpr std::string_view kBodyName = "xla.sdy.inlinable_manual_computation_body";
+
+struct Manual {
+  int op = -1;
+  std::vector<TextSpan> in, out;    // each `<...>`
+  std::vector<std::string> own;     // manual_axes
+  std::vector<std::string> parent;  // of the enclosing manual computations, outer first
+  std::vector<std::string> region;  // parent ++ own
+  std::string mesh;                 // `@mesh` of its first sharding
+  // Planned before rendering (planResults).
+  std::string base;               // stem of the values it creates
+  std::string call;               // the call's result name
+  std::vector<std::string> full;  // the value replacing each result
+  bool hasShardings() const { return !in.empty() || !out.empty(); }
+};
+
+std::string manualAxesAttr(const std::vector<std::string>& axes) {
+  std::string s = "#sdy<manual_axes{";
+  for (size_t i = 0; i < axes.size(); ++i) s += (i ? ", \"" : "\"") + axes[i] + "\"";
+  return s + "}>";
+}
+
+bool isTerminator(std::string_view n) {
+  return n == "stablehlo.return" || n == "mhlo.return" || n == "return" || n == "func.return" ||
+         n == "sdy.return";
+}
+
+class ShardMapExport {
+ public:
+  explicit ShardMapExport(PassContext& ctx) : ctx_(ctx), t_(ctx.text()), tree_(ctx.tree), names_(ctx.tree) {}
+
+  Status run() {
+    SB_TRY(collect());
+    if (manuals_.empty()) return okStatus();
+    for (const Manual& m : manuals_)
+      if (m.hasShardings() && !m.region.empty()) SB_TRY(markBody(m));
+    SB_TRY(commitMarks());
+    planResults();
+    SB_ASSIGN_OR_RETURN(std::string out, renderRange({0, t_.size()}));
+    // Bodies outlined from a file without an explicit module go at its end.
+    for (const std::string& f : outlined_[-1]) out += f;
+    ctx_.rw.replace({0, t_.size()}, std::move(out));
+    return okStatus();
+  }
+
+ private:
+  // --- reading the manual computations --------------------------------------
+  Result<std::vector<TextSpan>> shardingList(const OpNode& op, std::string_view key) {
+    std::vector<TextSpan> out;
+    size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
+    size_t k = t_.find(key, op.nameSpan.end);
+    if (k == std::string_view::npos || k >= limit)
+      return makeError(ErrorCode::kParse, "expected '" + std::string(key) + "' in sdy.manual_computation",
+                       op.nameSpan.begin);
+    size_t p = skipBlanks(t_, k + key.size());
+    if (p >= t_.size() || t_[p] != '=') return makeError(ErrorCode::kParse, "expected '='", p);
+    p = skipBlanks(t_, p + 1);
+    if (p >= t_.size() || t_[p] != '[') return makeError(ErrorCode::kParse, "expected '['", p);
+    p = skipBlanks(t_, p + 1);
+    while (p < t_.size() && t_[p] == '<') {
+      SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
+      out.push_back({p, e});
+      p = skipBlanks(t_, e);
+      if (p < t_.size() && t_[p] == ',') p = skipBlanks(t_, p + 1);
+    }
+    if (p >= t_.size() || t_[p] != ']')
+      return makeError(ErrorCode::kParse, "expected ']' to close " + std::string(key), p);
+    return out;
+  }
+
+  Result<std::vector<std::string>> manualAxesOf(const OpNode& op) {
+    std::vector<std::string> axes;
+    size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
+    size_t k = t_.find("manual_axes", op.nameSpan.end);
+    if (k == std::string_view::npos || k >= limit)
+      return makeError(ErrorCode::kParse, "expected 'manual_axes' in sdy.manual_computation", op.nameSpan.begin);
+    size_t p = skipBlanks(t_, k + 11);
+    if (p < t_.size() && t_[p] == '=') p = skipBlanks(t_, p + 1);
+    if (p >= t_.size() || t_[p] != '{') return makeError(ErrorCode::kParse, "expected '{' after manual_axes", p);
+    SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
+    for (size_t q = p + 1; q < e; ++q) {
+      if (t_[q] != '"') continue;
+      SB_ASSIGN_OR_RETURN(size_t end, module_lex::skipString(t_, q));
+      axes.emplace_back(t_.substr(q + 1, end - q - 2));
+      q = end - 1;
+    }
+    return axes;
+  }
+
+  Status collect() {
+    std::map<int, size_t> byOp;
+    for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
+      const OpNode& op = tree_.ops[i];
+      if (op.name != "sdy.manual_computation") continue;
+      if (op.regions.size() != 1 || op.regions[0].blocks.empty())
+        return makeError(ErrorCode::kParse, "expected one region in sdy.manual_computation", op.nameSpan.begin);
+      Manual m;
+      m.op = i;
+      SB_ASSIGN_OR_RETURN(m.in, shardingList(op, "in_shardings"));
+      SB_ASSIGN_OR_RETURN(m.out, shardingList(op, "out_shardings"));
+      SB_ASSIGN_OR_RETURN(m.own, manualAxesOf(op));
+      for (int p = op.parent; p >= 0; p = tree_.ops[p].parent) {
+        auto it = byOp.find(p);
+        if (it != byOp.end()) {
+          m.parent = manuals_[it->second].region;
+          break;
+        }
+      }
+      m.region = m.parent;
+      m.region.insert(m.region.end(), m.own.begin(), m.own.end());
+      const std::vector<TextSpan>& any = m.in.empty() ? m.out : m.in;
+      if (!any.empty()) {
+        std::string_view s = any[0].in(t_);
+        size_t at = s.find('@');
+        size_t e = at;
+        while (e < s.size() && s[e] != ',' && s[e] != '>') ++e;
+        if (at != std::string_view::npos) m.mesh = std::string(s.substr(at, e - at));
+      }
+      byOp[i] = manuals_.size();
+      manuals_.push_back(std::move(m));
+    }
+    for (size_t k = 0; k < manuals_.size(); ++k) manualAt_[manuals_[k].op] = k;
+    return okStatus();
+  }
+
+  // --- marking: shardings and manual axes on everything inside ----------------
+  DictEditor& editorFor(const AttrDictNode& d) {
+    auto it = editors_.find(&d);
+    if (it == editors_.end()) it = editors_.emplace(&d, DictEditor(t_, d)).first;
+    return it->second;
+  }
+
+  // The replicated, closed sharding of a value of `type` on `mesh`.
+  static std::string replicated(const std::string& mesh, std::string_view type) {
+    std::string s = "<" + mesh + ", [";
+    int64_t rank = typeRank(type);
+    for (int64_t i = 0; i < rank; ++i) s += i ? ", {}" : "{}";
+    return s + "]>";
+  }
+
+  void markOp(int index, const std::string& mesh, const std::vector<std::string>& axes,
+              std::set<int>& visitedFuncs) {
+    const OpNode& op = tree_.ops[index];
+    if (op.name == "sdy.return" || op.name == "func.return" || op.name == "return" ||
+        op.name == "sdy.manual_computation")
+      return;
+    DictEditor& ed = editorFor(op.dict);
+    dictOwner_[&op.dict] = index;
+    bool terminator = isTerminator(op.name);
+    if (!terminator) {
+      const AttrEntry* existing = op.dict.find("sdy.sharding");
+      bool keep = existing && existing->value.in(t_).find(mesh + ",") != std::string_view::npos;
+      if (existing && !keep) {
+        // Upstream: a sharding on another (empty or maximal) mesh is dropped.
+        ed.remove("sdy.sharding");
+      }
+      if (!keep) {
+        OpTypes types = opTypes(tree_, op);
+        int n = resultCount(op);
+        std::string s = "#sdy.sharding_per_value<[";
+        if (n == 0) {
+          s += "<" + mesh + ", []>";
+        } else {
+          for (int r = 0; r < n; ++r) {
+            std::string type = r < static_cast<int>(types.results.size()) ? types.results[r]
+                               : types.results.empty() ? std::string()
+                                                       : types.results.back();
+            s += (r ? ", " : "") + replicated(mesh, type);
+          }
+        }
+        ed.set("sdy.sharding", s + "]>");
+      }
+    }
+    ed.set("xla.sdy.manual_axes", manualAxesAttr(axes));
+    if ((op.name == "call" || op.name == "func.call") && !op.symbol.empty()) {
+      int module = tree_.enclosingModule(index);
+      int callee = tree_.lookupSymbol(module, op.symbolName);
+      if (callee >= 0 && visitedFuncs.insert(callee).second) markFunc(callee, mesh, axes, visitedFuncs);
+    }
+  }
+
+  void markFunc(int func, const std::string& mesh, const std::vector<std::string>& axes,
+                std::set<int>& visitedFuncs) {
+    const OpNode& f = tree_.ops[func];
+    for (size_t i = 0; i < f.funcArgs.size(); ++i) {
+      const ValueDef& a = f.funcArgs[i];
+      if (!a.dict.present()) {
+        argInserts_.push_back({a.type.end, "{sdy.sharding = #sdy.sharding" + replicated(mesh, a.type.in(t_)) +
+                                               ", xla.sdy.manual_axes = " + manualAxesAttr(axes) + "}"});
+        continue;
+      }
+      DictEditor& ed = editorFor(a.dict);
+      if (!a.dict.find("sdy.sharding")) ed.set("sdy.sharding", "#sdy.sharding" + replicated(mesh, a.type.in(t_)));
+      ed.set("xla.sdy.manual_axes", manualAxesAttr(axes));
+    }
+    for (const FuncResult& r : f.funcResults) {
+      std::string attrs = "{sdy.sharding = #sdy.sharding" + replicated(mesh, r.type.in(t_)) +
+                          ", xla.sdy.manual_axes = " + manualAxesAttr(axes) + "}";
+      if (!r.dict.present()) {
+        size_t before = r.type.begin;
+        while (before > 0 && module_lex::isBlank(t_[before - 1])) --before;
+        bool parenthesized = before > 0 && (t_[before - 1] == '(' || t_[before - 1] == ',');
+        if (parenthesized) {
+          argInserts_.push_back({r.type.end, attrs});
+        } else {
+          resultWraps_.push_back({r.type, "(" + std::string(r.type.in(t_)) + " " + attrs + ")"});
+        }
+        continue;
+      }
+      DictEditor& ed = editorFor(r.dict);
+      if (!r.dict.find("sdy.sharding")) ed.set("sdy.sharding", "#sdy.sharding" + replicated(mesh, r.type.in(t_)));
+      ed.set("xla.sdy.manual_axes", manualAxesAttr(axes));
+    }
+    for (int op : opsInside(tree_, func)) markOp(op, mesh, axes, visitedFuncs);
+  }
+
+  Status markBody(const Manual& m) {
+    std::set<int> visitedFuncs;
+    const OpNode& op = tree_.ops[m.op];
+    // Every op inside, except those inside nested manual computations.
+    int skipUntil = -1;
+    for (int i = m.op + 1; i < static_cast<int>(tree_.ops.size()); ++i) {
+      const OpNode& inner = tree_.ops[i];
+      if (inner.whole.begin >= op.whole.end) break;
+      if (skipUntil >= 0 && inner.whole.begin < tree_.ops[skipUntil].whole.end) continue;
+      skipUntil = -1;
+      if (inner.name == "sdy.manual_computation") {
+        skipUntil = i;
+        continue;
+      }
+      markOp(i, m.mesh, m.region, visitedFuncs);
+    }
+    return okStatus();
+  }
+
+  // The op's dictionary edits become leaf edits; a new dictionary goes
+  // before the signature (after the name of a constant, as MLIR prints it).
+  Status commitMarks() {
+    for (auto& [dict, ed] : editors_) {
+      if (dict->present()) {
+        ed.commit(leaf_, 0);
+        continue;
+      }
+      // An op without a dictionary gets one where MLIR prints it.
+      auto owner = dictOwner_.find(dict);
+      if (owner == dictOwner_.end()) continue;
+      const OpNode& op = tree_.ops[owner->second];
+      std::string body = ed.render();
+      if (body.empty()) continue;
+      if (op.name == "stablehlo.constant" || op.name == "sdy.constant") {
+        leaf_.insert(op.nameSpan.end, " " + body);
+      } else if (!op.signature.empty()) {
+        leaf_.insert(op.signature.begin, body + " ");
+      } else {
+        leaf_.insert(op.loc.empty() ? op.whole.end : op.loc.begin, op.loc.empty() ? " " + body : body + " ");
+      }
+    }
+    for (auto& [at, text] : argInserts_) leaf_.insert(at, " " + text);
+    for (auto& [span, text] : resultWraps_) leaf_.replace(span, text);
+    return okStatus();
+  }
+
+  // Before rendering: the names of the values replacing each manual
+  // computation's results, the uses of `%r#j` redirected to them, and the
+  // body terminators turned into `return`.
+  void planResults() {
+    for (Manual& m : manuals_) {
+      const OpNode& op = tree_.ops[m.op];
+      if (!m.hasShardings() || op.regions[0].blocks.empty() || op.regions[0].blocks[0].ops.empty()) continue;
+      const OpNode& ret = tree_.ops[op.regions[0].blocks[0].ops.back()];
+      if (ret.name == "sdy.return") leaf_.replace(ret.nameSpan, "return");
+      OpTypes retTypes = opTypes(tree_, ret);
+      size_t n = m.out.size();
+      std::string resultName = op.resultDefs.empty() ? "" : std::string(op.resultDefs[0].name.in(t_));
+      m.base = op.resultDefs.empty() ? "shmap" : resultName.substr(1);
+      auto shaped = [&](size_t j) { return j < retTypes.results.size() && isShapedType(retTypes.results[j]); };
+      bool singleTensor = n == 1 && shaped(0);
+      m.call = n == 0 ? "" : (n == 1 && !singleTensor ? resultName : names_.next(m.base + "_body"));
+      int func = tree_.enclosingFunc(m.op);
+      std::vector<int> scope = func >= 0 ? opsInside(tree_, func) : std::vector<int>{};
+      for (size_t j = 0; j < n; ++j) {
+        std::string callResult = n == 1 ? m.call : m.call + "#" + std::to_string(j);
+        std::string full = !shaped(j) ? callResult : n == 1 ? resultName : names_.next(m.base + "_full" + std::to_string(j));
+        m.full.push_back(full);
+        if (n > 1 && !resultName.empty()) replaceUses(tree_, leaf_, scope, resultName, static_cast<int>(j), full);
+      }
+    }
+  }
+
+  // --- rendering ---------------------------------------------------------------
+  // A sharding `<@m, [...]>` without the axes in `drop`, stripped form.
+  Result<std::string> withoutAxes(TextSpan s, const std::vector<std::string>& drop, bool prefix) {
+    auto sharding = sdy::parseTensorSharding(ctx_sdy_, s.in(t_));
+    if (!sharding) return sharding.error().shifted(s.begin);
+    auto keep = [&](sdy::AxisRefAttr a) { return std::find(drop.begin(), drop.end(), a.name()) == drop.end(); };
+    std::vector<sdy::DimensionShardingAttr> dims;
+    for (sdy::DimensionShardingAttr d : sharding->dimShardings()) {
+      std::vector<sdy::AxisRefAttr> axes;
+      for (sdy::AxisRefAttr a : d.axes())
+        if (keep(a)) axes.push_back(a);
+      dims.push_back(sdy::DimensionShardingAttr::get(ctx_sdy_, axes, d.isClosed(), d.priority()));
+    }
+    std::vector<sdy::AxisRefAttr> replicatedAxes;
+    for (sdy::AxisRefAttr a : sharding->replicatedAxes())
+      if (keep(a)) replicatedAxes.push_back(a);
+    std::vector<sdy::AxisRefAttr> unreduced(sharding->unreducedAxes().begin(), sharding->unreducedAxes().end());
+    auto out = sdy::TensorShardingAttr::get(ctx_sdy_, sharding->meshOrRef(), dims, replicatedAxes, unreduced,
+                                            sharding->reductionOp());
+    sdy::PrintOptions po;
+    po.withPrefix = prefix;
+    return sdy::printTensorSharding(out, po);
+  }
+
+  std::string nextBodyName(int module) {
+    int& counter = counters_[module];
+    std::set<std::string>& taken = takenNames_[module];
+    if (taken.empty()) {
+      taken.insert("");  // marks the set as filled
+      const std::vector<int>* body = tree_.bodyOps(module);
+      if (body)
+        for (int i : *body)
+          if (!tree_.ops[i].symbolName.empty()) taken.insert(std::string(tree_.ops[i].symbolName));
+    }
+    std::string name(kBodyName);
+    while (taken.count(name)) name = std::string(kBodyName) + "_" + std::to_string(counter++);
+    taken.insert(name);
+    return name;
+  }
+
+  static std::string dictText(const std::vector<std::pair<std::string, std::string>>& entries) {
+    std::string s = "{";
+    for (size_t i = 0; i < entries.size(); ++i) s += (i ? ", " : "") + entries[i].first + " = " + entries[i].second;
+    return s + "}";
+  }
+
+  // The text replacing manual computation `m`: the copies and custom calls
+  // around a call of its outlined body (or the inlined body).
+  Result<std::string> lowerManual(const Manual& m, std::string_view indent) {
+    const OpNode& op = tree_.ops[m.op];
+    const Block& body = op.regions[0].blocks[0];
+    if (body.ops.empty()) return makeError(ErrorCode::kParse, "empty sdy.manual_computation body", op.whole.begin);
+    const OpNode& ret = tree_.ops[body.ops.back()];
+    TextSpan inner{tree_.ops[body.ops.front()].line.begin, ret.line.end};
+    if (!m.hasShardings()) {
+      inner.end = ret.line.begin;
+      // Inlined: the body without its terminator, block arguments taking the operands.
+      if (!body.arguments.empty() || !op.resultDefs.empty())
+        return makeError(ErrorCode::kUnsupported,
+                         "sdy.manual_computation without in/out shardings but with operands or results",
+                         op.nameSpan.begin);
+      SB_ASSIGN_OR_RETURN(std::string text, renderRange(inner));
+      return reindent(text, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), indent);
+    }
+    OpTypes types = opTypes(tree_, op);
+    OpTypes retTypes = opTypes(tree_, ret);
+    if (types.operands.size() != op.uses.size() || types.results.size() != m.out.size() ||
+        m.in.size() != op.uses.size() || body.arguments.size() != op.uses.size() ||
+        retTypes.results.size() != m.out.size())
+      return makeError(ErrorCode::kParse,
+                       "sdy.manual_computation: operands, in_shardings, body arguments, out_shardings and "
+                       "results do not match in number",
+                       op.nameSpan.begin);
+    int module = tree_.enclosingModule(m.op);
+    std::string name = nextBodyName(module);
+    const std::string& base = m.base;
+    bool constraints = ctx_.flag("keep-hlo-sharding-constraints");
+    std::string manualRegion = m.region.empty() ? "" : manualAxesAttr(m.region);
+    std::string manualParent = m.parent.empty() ? "" : manualAxesAttr(m.parent);
+    auto attrs = [&](const std::string& sharding, const std::string& manual) {
+      std::vector<std::pair<std::string, std::string>> e{{"sdy.sharding", "#sdy.sharding_per_value<[" + sharding + "]>"}};
+      if (!manual.empty()) e.push_back({"xla.sdy.manual_axes", manual});
+      return dictText(e);
+    };
+    auto copy = [&](const std::string& result, const std::string& operand, const std::string& dict,
+                    const std::string& type) {
+      if (constraints)
+        return result + " = stablehlo.custom_call @Sharding(" + operand + ") " + dict + " : (" + type + ") -> " + type;
+      return result + " = mhlo.copy " + operand + " " + dict + " : " + type;
+    };
+    std::vector<std::string> lines;
+    std::vector<std::string> callArgs;
+    std::vector<std::string> funcArgs;
+    for (size_t i = 0; i < op.uses.size(); ++i) {
+      std::string operand(op.uses[i].span.in(t_));
+      std::string local(body.arguments[i].type.in(t_));
+      SB_ASSIGN_OR_RETURN(std::string innerSharding, withoutAxes(m.in[i], m.region, false));
+      SB_ASSIGN_OR_RETURN(std::string argSharding, withoutAxes(m.in[i], m.region, true));
+      std::vector<std::pair<std::string, std::string>> argAttrs{{"sdy.sharding", argSharding}};
+      if (!manualRegion.empty()) argAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
+      funcArgs.push_back(std::string(body.arguments[i].name.in(t_)) + ": " + local + " " + dictText(argAttrs));
+      if (!isShapedType(local)) {
+        callArgs.push_back(operand);
+        continue;
+      }
+      std::string c = names_.next(base + "_in" + std::to_string(i));
+      std::string f = names_.next(base + "_local" + std::to_string(i));
+      lines.push_back(copy(c, operand, attrs(std::string(m.in[i].in(t_)), manualParent), types.operands[i]));
+      lines.push_back(f + " = stablehlo.custom_call @SPMDFullToShardShape(" + c + ") " +
+                      attrs(innerSharding, manualRegion) + " : (" + types.operands[i] + ") -> " + local);
+      callArgs.push_back(f);
+    }
+    std::vector<std::string> innerOut, funcResults;
+    for (size_t j = 0; j < m.out.size(); ++j) {
+      SB_ASSIGN_OR_RETURN(std::string s, withoutAxes(m.out[j], m.region, false));
+      innerOut.push_back(s);
+      SB_ASSIGN_OR_RETURN(std::string r, withoutAxes(m.out[j], m.region, true));
+      std::vector<std::pair<std::string, std::string>> resAttrs{{"sdy.sharding", r}};
+      if (!manualRegion.empty()) resAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
+      funcResults.push_back(retTypes.results[j] + " " + dictText(resAttrs));
+    }
+    size_t n = m.out.size();
+    const std::string& call = m.call;
+    std::string callText = call.empty() ? "" : call + (n > 1 ? ":" + std::to_string(n) : "") + " = ";
+    std::string perValue;
+    for (size_t j = 0; j < n; ++j) perValue += (j ? ", " : "") + innerOut[j];
+    std::string callArgList, callTypes;
+    for (size_t i = 0; i < callArgs.size(); ++i) callArgList += (i ? ", " : "") + callArgs[i];
+    for (size_t i = 0; i < body.arguments.size(); ++i)
+      callTypes += (i ? ", " : "") + std::string(body.arguments[i].type.in(t_));
+    std::string resultTypes;
+    for (size_t j = 0; j < n; ++j) resultTypes += (j ? ", " : "") + retTypes.results[j];
+    if (n != 1) resultTypes = "(" + resultTypes + ")";
+    std::vector<std::pair<std::string, std::string>> callAttrs;
+    if (n > 0) callAttrs.push_back({"sdy.sharding", "#sdy.sharding_per_value<[" + perValue + "]>"});
+    if (!manualRegion.empty()) callAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
+    lines.push_back(callText + "call @" + name + "(" + callArgList + ")" +
+                    (callAttrs.empty() ? "" : " " + dictText(callAttrs)) + " : (" + callTypes + ") -> " +
+                    resultTypes);
+    // Results: copy and ShardToFull per tensor (uses were redirected by planResults).
+    for (size_t j = 0; j < n; ++j) {
+      std::string callResult = n == 1 ? call : call + "#" + std::to_string(j);
+      if (!isShapedType(retTypes.results[j])) continue;
+      std::string o = names_.next(base + "_out" + std::to_string(j));
+      lines.push_back(copy(o, callResult, attrs(innerOut[j], manualRegion), retTypes.results[j]));
+      lines.push_back(m.full[j] + " = stablehlo.custom_call @SPMDShardToFullShape(" + o + ") " +
+                      attrs(std::string(m.out[j].in(t_)), manualParent) + " : (" + retTypes.results[j] + ") -> " +
+                      types.results[j]);
+    }
+    // The outlined body, at the end of the module.
+    SB_ASSIGN_OR_RETURN(std::string bodyText, renderRange(inner));
+    std::string_view moduleIndent = moduleIndentOf(module);
+    std::string fn = std::string(moduleIndent) + "func.func private @" + name + "(";
+    for (size_t i = 0; i < funcArgs.size(); ++i) fn += (i ? ", " : "") + funcArgs[i];
+    fn += ") -> (";
+    for (size_t j = 0; j < funcResults.size(); ++j) fn += (j ? ", " : "") + funcResults[j];
+    fn += ") {\n";
+    std::string bodyIndent = std::string(moduleIndent) + "  ";
+    fn += reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), bodyIndent);
+    if (!fn.empty() && fn.back() != '\n') fn += "\n";
+    fn += std::string(moduleIndent) + "}\n";
+    outlined_[module].push_back(std::move(fn));
+    std::string out;
+    for (const std::string& l : lines) out += std::string(indent) + l + "\n";
+    return out;
+  }
+
+  std::string_view moduleIndentOf(int module) const {
+    const std::vector<int>* body = tree_.bodyOps(module);
+    if (body && !body->empty()) return indentationAt(t_, tree_.ops[body->front()].whole.begin);
+    return module < 0 ? "" : "  ";
+  }
+
+  static std::string reindent(const std::string& text, std::string_view from, std::string_view to) {
+    std::string out;
+    size_t p = 0;
+    while (p < text.size()) {
+      size_t e = text.find('\n', p);
+      if (e == std::string::npos) e = text.size();
+      std::string_view line(text.data() + p, e - p);
+      if (line.starts_with(from)) line.remove_prefix(from.size());
+      if (!line.empty()) out += std::string(to) + std::string(line);
+      if (e < text.size()) out += "\n";
+      p = e + 1;
+    }
+    return out;
+  }
+
+  // `range` of the text with the leaf edits applied and the manual
+  // computations inside it replaced by their lowering.
+  Result<std::string> renderRange(TextSpan range) {
+    if (sortedLeaves_.empty() && !leaf_.edits().empty()) {
+      for (const Rewriter::Edit& e : leaf_.edits()) sortedLeaves_.push_back(&e);
+      std::stable_sort(sortedLeaves_.begin(), sortedLeaves_.end(), [](const Rewriter::Edit* a, const Rewriter::Edit* b) {
+        return a->span.begin != b->span.begin ? a->span.begin < b->span.begin : a->seq < b->seq;
+      });
+    }
+    std::string out;
+    size_t p = range.begin;
+    size_t li = std::lower_bound(sortedLeaves_.begin(), sortedLeaves_.end(), range.begin,
+                                 [](const Rewriter::Edit* e, size_t v) { return e->span.begin < v; }) -
+                sortedLeaves_.begin();
+    // Manual computations directly in the range, and module ends for the outlined bodies.
+    for (size_t k = 0; k <= manuals_.size(); ++k) {
+      size_t mcBegin = range.end, mcEnd = range.end;
+      const Manual* m = nullptr;
+      for (; k < manuals_.size(); ++k) {
+        const OpNode& op = tree_.ops[manuals_[k].op];
+        TextSpan s = op.line;
+        if (s.begin >= p && s.end <= range.end) {
+          m = &manuals_[k];
+          mcBegin = s.begin;
+          mcEnd = s.end;
+          break;
+        }
+      }
+      // Leaf edits (and module ends) before this manual computation.
+      SB_TRY(copyUntil(out, p, mcBegin, li));
+      if (!m) break;
+      const OpNode& op = tree_.ops[m->op];
+      bool wholeLine = op.line.begin != op.whole.begin;
+      std::string_view indent = indentationAt(t_, op.whole.begin);
+      SB_ASSIGN_OR_RETURN(std::string lowered, lowerManual(*m, wholeLine ? indent : ""));
+      if (!wholeLine && !lowered.empty() && lowered.back() == '\n') lowered.pop_back();
+      out += lowered;
+      p = mcEnd;
+      while (li < sortedLeaves_.size() && sortedLeaves_[li]->span.begin < p) ++li;
+    }
+    return out;
+  }
+
+  // Copies [p, until) with the leaf edits and module-end insertions in it.
+  Status copyUntil(std::string& out, size_t& p, size_t until, size_t& li) {
+    while (true) {
+      size_t next = until;
+      const Rewriter::Edit* e = nullptr;
+      if (li < sortedLeaves_.size() && sortedLeaves_[li]->span.begin < until) {
+        e = sortedLeaves_[li];
+        next = e->span.begin;
+      }
+      // A module whose closing line starts in [p, next): its outlined bodies go there.
+      for (int mod : moduleEnds()) {
+        size_t at = closingLineOf(mod);
+        if (at >= p && at < next) {
+          out.append(t_.substr(p, at - p));
+          p = at;
+          for (const std::string& f : outlined_[mod]) out += f;
+          outlined_[mod].clear();
+        }
+      }
+      if (!e) break;
+      if (next < p) return makeError(ErrorCode::kInternal, "overlapping rewrites in shard-map export", next);
+      out.append(t_.substr(p, next - p));
+      out += e->text;
+      p = e->span.end;
+      ++li;
+    }
+    out.append(t_.substr(p, until - p));
+    p = until;
+    return okStatus();
+  }
+
+  const std::vector<int>& moduleEnds() {
+    if (!moduleList_) {
+      moduleList_ = true;
+      modules_ = tree_.modules();
+    }
+    return modules_;
+  }
+
+  // Where the module's closing `}` line starts.
+  size_t closingLineOf(int module) const {
+    size_t close = tree_.ops[module].regions.at(0).whole.end - 1;
+    size_t b = close;
+    while (b > 0 && (t_[b - 1] == ' ' || t_[b - 1] == '\t')) --b;
+    return b;
+  }
+
+  PassContext& ctx_;
+  std::string_view t_;
+  const OpTree& tree_;
+  FreshNames names_;
+  sdy::Context ctx_sdy_;
+  std::vector<Manual> manuals_;
+  std::map<int, size_t> manualAt_;
+  std::map<const AttrDictNode*, DictEditor> editors_;
+  std::map<const AttrDictNode*, int> dictOwner_;
+  std::vector<std::pair<size_t, std::string>> argInserts_;
+  std::vector<std::pair<TextSpan, std::string>> resultWraps_;
+  Rewriter leaf_{""};
+  std::vector<const Rewriter::Edit*> sortedLeaves_;
+  std::map<int, int> counters_;
+  std::map<int, std::set<std::string>> takenNames_;
+  std::map<int, std::vector<std::string>> outlined_;
+  bool moduleList_ = false;
+  std::vector<int> modules_;
+};
+
+}  // namespace
+
+Status runShardMapExport(PassContext& ctx) {
+  ShardMapExport pass(ctx);
+  SB_TRY(pass.run());
+  return okStatus();
+}
+
+}  // namespace shardbridge::module

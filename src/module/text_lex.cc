@@ -1,0 +1,161 @@
+#include "module/text_lex.h"
+
+namespace shardbridge::module_lex {
+
+std::string describe(std::string_view t, size_t p) {
+  if (p >= t.size()) return "end of input";
+  unsigned char c = static_cast<unsigned char>(t[p]);
+  if (c < 0x20 || c >= 0x7f) return "byte " + std::to_string(c);
+  return std::string("'") + static_cast<char>(c) + "'";
+}
+
+size_t skipBlanks(std::string_view t, size_t p) {
+  while (p < t.size()) {
+    char c = t[p];
+    if (isBlank(c)) {
+      ++p;
+    } else if (c == '/' && p + 1 < t.size() && t[p + 1] == '/') {
+      while (p < t.size() && t[p] != '\n') ++p;
+    } else {
+      break;
+    }
+  }
+  return p;
+}
+
+size_t skipValueName(std::string_view t, size_t p) {
+  ++p;
+  while (p < t.size() && (isIdentChar(t[p]) || t[p] == '#')) {
+    if (t[p] == '#') break;
+    ++p;
+  }
+  return p;
+}
+
+Result<size_t> skipString(std::string_view t, size_t p) {
+  size_t start = p++;
+  while (p < t.size()) {
+    char c = t[p];
+    if (c == '"') return p + 1;
+    if (c == '\n') break;
+    if (c == '\\') {
+      ++p;
+      if (p >= t.size()) break;
+    }
+    ++p;
+  }
+  return parseError("unterminated string literal", start);
+}
+
+Result<size_t> skipBalanced(std::string_view t, size_t p) {
+  char stack[4096];
+  size_t depth = 0;
+  size_t start = p;
+  while (p < t.size()) {
+    char c = t[p];
+    switch (c) {
+      case '"': {
+        SB_ASSIGN_OR_RETURN(p, skipString(t, p));
+        continue;
+      }
+      case '(':
+      case '[':
+      case '{':
+      case '<':
+        if (c == '<' && p + 1 < t.size() && t[p + 1] == '=') {
+          p += 2;
+          continue;
+        }
+        if (depth == sizeof(stack)) return parseError("nesting deeper than 4096 levels", p);
+        stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>';
+        ++p;
+        continue;
+      case ')':
+      case ']':
+      case '}':
+      case '>':
+        if (depth == 0 || stack[depth - 1] != c) {
+          if (c == '>') {  // a stray '>' (e.g. `>=` in text) inside another bracket
+            ++p;
+            continue;
+          }
+          return parseError(std::string("unbalanced '") + c + "'", p);
+        }
+        --depth;
+        ++p;
+        if (depth == 0) return p;
+        continue;
+      case '-':
+        p += (p + 1 < t.size() && t[p + 1] == '>') ? 2 : 1;
+        continue;
+      default:
+        ++p;
+    }
+  }
+  return parseError("unexpected end of input: '" + std::string(1, t[start]) + "' opened here is not closed",
+                    start);
+}
+
+Result<size_t> skipAttrValue(std::string_view t, size_t p) {
+  while (p < t.size()) {
+    char c = t[p];
+    if (c == ',' || c == '}') return p;
+    if (c == '"') {
+      SB_ASSIGN_OR_RETURN(p, skipString(t, p));
+    } else if (c == '(' || c == '[' || c == '{' || (c == '<' && !(p + 1 < t.size() && t[p + 1] == '='))) {
+      SB_ASSIGN_OR_RETURN(p, skipBalanced(t, p));
+    } else if (c == ')' || c == ']') {
+      return parseError(std::string("unbalanced '") + c + "'", p);
+    } else if (c == '-' && p + 1 < t.size() && t[p + 1] == '>') {
+      p += 2;
+    } else {
+      ++p;
+    }
+  }
+  return parseError("unexpected end of input in an attribute dictionary", p);
+}
+
+bool looksLikeDict(std::string_view t, size_t p) {
+  size_t q = skipBlanks(t, p + 1);
+  if (q >= t.size()) return false;
+  // A region's first line break comes right after its '{'.
+  for (size_t r = p + 1; r < q; ++r)
+    if (t[r] == '\n') return false;
+  if (t[q] == '}') return true;
+  if (t[q] == '"') {
+    auto e = skipString(t, q);
+    if (!e) return false;
+    q = *e;
+  } else if (isIdentStart(t[q])) {
+    while (q < t.size() && isIdentChar(t[q])) ++q;
+  } else {
+    return false;
+  }
+  q = skipBlanks(t, q);
+  if (q >= t.size()) return false;
+  if (t[q] == '=') return q + 1 >= t.size() || t[q + 1] != '=';
+  return t[q] == ',' || t[q] == '}';
+}
+
+module::TextSpan wholeLines(std::string_view t, module::TextSpan s) {
+  size_t b = s.begin;
+  while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t')) --b;
+  if (b > 0 && t[b - 1] != '\n') return s;
+  size_t e = s.end;
+  while (e < t.size() && (t[e] == ' ' || t[e] == '\t')) ++e;
+  if (e + 1 < t.size() && t[e] == '/' && t[e + 1] == '/') return s;  // keep a trailing comment's line
+  if (e < t.size() && t[e] == '\r') ++e;
+  if (e < t.size() && t[e] != '\n') return s;
+  if (e < t.size()) ++e;
+  return {b, e};
+}
+
+std::string_view indentationAt(std::string_view t, size_t p) {
+  size_t b = p;
+  while (b > 0 && t[b - 1] != '\n') --b;
+  size_t e = b;
+  while (e < t.size() && (t[e] == ' ' || t[e] == '\t')) ++e;
+  return t.substr(b, e - b);
+}
+
+}  // namespace shardbridge::module_lex

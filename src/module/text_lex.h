@@ -1,0 +1,60 @@
+// Byte-level lexing of MLIR text shared by the op tree parser and the passes:
+// identifiers, value names, string literals, balanced brackets, attribute
+// values, blanks and `//` comments. Every function takes the text and a
+// position and returns a position; nothing allocates.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "shardbridge/base/result.h"
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module_lex {
+
+inline bool isIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+inline bool isIdentChar(char c) {
+  return isIdentStart(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-';
+}
+inline bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+inline Error parseError(std::string message, size_t offset) {
+  return makeError(ErrorCode::kParse, std::move(message), offset);
+}
+
+// `'c'`, "byte N" for a control or non-ASCII byte, or "end of input".
+std::string describe(std::string_view t, size_t p);
+
+// Past blanks and `//` comments.
+size_t skipBlanks(std::string_view t, size_t p);
+
+// At '%': past the value name (`%0`, `%arg0`, `%iterArg_1`), `#i` excluded.
+size_t skipValueName(std::string_view t, size_t p);
+
+// At '"': past the closing quote. Errors: an unterminated string literal.
+Result<size_t> skipString(std::string_view t, size_t p);
+
+// At an opening bracket ( [ { <: past its match. `->` and `<=` open nothing.
+// Errors: unbalanced or unclosed brackets, nesting deeper than 4096.
+Result<size_t> skipBalanced(std::string_view t, size_t p);
+
+// At an attribute value inside a dictionary: past it (up to the `,` or `}`
+// that ends it at depth 0).
+Result<size_t> skipAttrValue(std::string_view t, size_t p);
+
+// At '{': whether it opens an attribute dictionary (`{}`, `{key = ...`,
+// `{unit, ...`, `{"key" = ...`) rather than a region.
+bool looksLikeDict(std::string_view t, size_t p);
+
+// `s` widened to whole lines (leading blanks and the line break after it)
+// when only blanks precede it on its first line and only blanks or a
+// comment follow it on its last; otherwise `s`.
+module::TextSpan wholeLines(std::string_view t, module::TextSpan s);
+
+// The indentation (blanks) of the line holding offset `p`.
+std::string_view indentationAt(std::string_view t, size_t p);
+
+}  // namespace shardbridge::module_lex

@@ -1,0 +1,213 @@
+// Tests for parseOpTree (op_tree.h): the structure read from MLIR text in the
+// forms MLIR's printer writes (custom and generic ops, regions, blocks,
+// `loc(...)` tails, aliases, several modules) and the located errors.
+#include "shardbridge/module/op_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace shardbridge::module {
+namespace {
+
+OpTree parseOk(std::string_view text) {
+  auto r = parseOpTree(text);
+  EXPECT_TRUE(r.has_value()) << (r.has_value() ? "" : r.error().message + " at " + std::to_string(r.error().offset));
+  return r.has_value() ? std::move(*r) : OpTree{};
+}
+
+int findOp(const OpTree& t, std::string_view name, int nth = 0) {
+  for (int i = 0; i < static_cast<int>(t.ops.size()); ++i)
+    if (t.ops[i].name == name && nth-- == 0) return i;
+  return -1;
+}
+
+constexpr std::string_view kModule = R"(module @jit_f attributes {mhlo.num_partitions = 8 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func public @main(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}, %arg1: tensor<16x32xf32>) -> (tensor<16x32xf32> {jax.result_info = "r"}) {
+    %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<16x32xf32> loc(#loc3)
+    %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%arg2: tensor<8x32xf32>) {
+      %2 = stablehlo.multiply %arg2, %arg2 : tensor<8x32xf32>
+      sdy.return %2 : tensor<8x32xf32>
+    } : (tensor<16x32xf32>) -> tensor<16x32xf32>
+    return %1 : tensor<16x32xf32>
+  }
+}
+#loc3 = loc("x.py":1:2)
+)";
+
+TEST(OpTree, ModuleFunctionsOpsAndRegions) {
+  OpTree t = parseOk(kModule);
+  ASSERT_EQ(t.modules().size(), 1u);
+  const OpNode& m = t.ops[t.modules()[0]];
+  EXPECT_EQ(m.symbolName, "jit_f");
+  ASSERT_TRUE(m.dict.present());
+  EXPECT_EQ(m.dict.entries.at(0).name, "mhlo.num_partitions");
+  EXPECT_EQ(m.dict.entries.at(0).value.in(t.text), "8 : i32");
+  ASSERT_EQ(m.regions.size(), 1u);
+  ASSERT_EQ(t.bodyOps(t.modules()[0])->size(), 2u);  // sdy.mesh, func.func
+
+  int mesh = findOp(t, "sdy.mesh");
+  ASSERT_GE(mesh, 0);
+  EXPECT_EQ(t.ops[mesh].symbolName, "mesh");
+  EXPECT_EQ(t.lookupSymbol(t.modules()[0], "mesh"), mesh);
+
+  int f = findOp(t, "func.func");
+  const OpNode& func = t.ops[f];
+  EXPECT_EQ(func.symbolName, "main");
+  EXPECT_EQ(func.funcVisibility.in(t.text), "public");
+  ASSERT_EQ(func.funcArgs.size(), 2u);
+  EXPECT_EQ(func.funcArgs[0].name.in(t.text), "%arg0");
+  EXPECT_EQ(func.funcArgs[0].type.in(t.text), "tensor<16x32xf32>");
+  EXPECT_TRUE(func.funcArgs[0].dict.find("sdy.sharding"));
+  EXPECT_FALSE(func.funcArgs[1].dict.present());
+  ASSERT_EQ(func.funcResults.size(), 1u);
+  EXPECT_EQ(func.funcResults[0].dict.find("jax.result_info")->value.in(t.text), "\"r\"");
+  ASSERT_EQ(func.regions.size(), 1u);
+  EXPECT_EQ(func.regions[0].blocks.at(0).arguments.size(), 2u);
+  EXPECT_EQ(func.regions[0].blocks[0].ops.size(), 3u);
+
+  int add = findOp(t, "stablehlo.add");
+  const OpNode& a = t.ops[add];
+  EXPECT_EQ(a.results.in(t.text), "%0");
+  ASSERT_EQ(a.uses.size(), 2u);
+  EXPECT_EQ(a.uses[1].name, "%arg1");
+  EXPECT_TRUE(a.dict.find("sdy.sharding"));
+  EXPECT_EQ(a.signature.in(t.text), ": tensor<16x32xf32>");
+  EXPECT_EQ(a.loc.in(t.text), "loc(#loc3)");
+  EXPECT_EQ(a.parent, f);
+  EXPECT_EQ(t.enclosingFunc(add), f);
+  // The op alone on its line: `line` covers the indentation and the newline.
+  EXPECT_EQ(a.line.in(t.text).front(), ' ');
+  EXPECT_EQ(a.line.in(t.text).back(), '\n');
+
+  int mc = findOp(t, "sdy.manual_computation");
+  const OpNode& man = t.ops[mc];
+  EXPECT_EQ(man.uses.size(), 1u);  // %0; %arg2 is the body's argument
+  ASSERT_EQ(man.regions.size(), 1u);
+  ASSERT_EQ(man.regions[0].blocks.at(0).arguments.size(), 1u);
+  EXPECT_EQ(man.regions[0].blocks[0].arguments[0].name.in(t.text), "%arg2");
+  EXPECT_EQ(man.regions[0].blocks[0].ops.size(), 2u);
+  EXPECT_EQ(man.signature.in(t.text), ": (tensor<16x32xf32>) -> tensor<16x32xf32>");
+  EXPECT_EQ(t.ops[findOp(t, "sdy.return")].parent, mc);
+  EXPECT_EQ(t.ops[findOp(t, "stablehlo.multiply")].depth, 3);
+
+  ASSERT_EQ(t.aliases.size(), 1u);
+  EXPECT_EQ(t.aliases[0].in(t.text), "#loc3 = loc(\"x.py\":1:2)");
+}
+
+TEST(OpTree, GenericFormWithRegionsPropertiesAndBlocks) {
+  constexpr std::string_view text = R"(func.func @f(%arg0: tensor<4x8xf32>, %c: tensor<f32>) -> tensor<4xf32> {
+  %0 = "stablehlo.reduce"(%arg0, %c) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%1) : (tensor<f32>) -> ()
+  }) {mhlo.sharding = "{replicated}"} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+)";
+  OpTree t = parseOk(text);
+  EXPECT_TRUE(t.modules().empty());
+  ASSERT_EQ(t.topLevel.size(), 1u);
+  int r = findOp(t, "stablehlo.reduce");
+  const OpNode& red = t.ops[r];
+  EXPECT_TRUE(red.generic);
+  EXPECT_EQ(red.nameSpan.in(text), "\"stablehlo.reduce\"");
+  EXPECT_EQ(red.properties.in(text), "<{dimensions = array<i64: 1>}>");
+  EXPECT_EQ(red.uses.size(), 2u);
+  ASSERT_EQ(red.regions.size(), 1u);
+  ASSERT_EQ(red.regions[0].blocks.size(), 1u);
+  EXPECT_EQ(red.regions[0].blocks[0].arguments.size(), 2u);
+  EXPECT_EQ(red.regions[0].blocks[0].label.in(text).substr(0, 4), "^bb0");
+  EXPECT_EQ(red.dict.find("mhlo.sharding")->value.in(text), "\"{replicated}\"");
+  EXPECT_EQ(red.signature.in(text), ": (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>");
+  EXPECT_EQ(t.ops[findOp(t, "stablehlo.return")].parent, r);
+}
+
+TEST(OpTree, WhileContinuesOnTheNextLine) {
+  constexpr std::string_view text = R"(func.func @w(%arg0: tensor<i32>) -> tensor<i32> {
+  %0 = stablehlo.while(%iterArg = %arg0) : tensor<i32>
+   cond {
+    %1 = stablehlo.compare  LT, %iterArg, %iterArg : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    stablehlo.return %iterArg : tensor<i32>
+  }
+  return %0 : tensor<i32>
+}
+)";
+  OpTree t = parseOk(text);
+  int w = findOp(t, "stablehlo.while");
+  ASSERT_GE(w, 0);
+  EXPECT_EQ(t.ops[w].regions.size(), 2u);
+  ASSERT_EQ(t.ops[w].uses.size(), 1u);
+  EXPECT_EQ(t.ops[w].uses[0].name, "%arg0");
+  EXPECT_EQ(t.ops[w].regions[0].blocks[0].arguments.at(0).name.in(text), "%iterArg");
+  EXPECT_EQ(t.ops[findOp(t, "return")].parent, findOp(t, "func.func"));
+}
+
+TEST(OpTree, SeveralModulesEachWithItsSymbols) {
+  constexpr std::string_view text =
+      "module @a {\n  sdy.mesh @mesh = <[\"x\"=2]>\n}\nmodule @b {\n  sdy.mesh @mesh = <[\"x\"=4]>\n}\n";
+  OpTree t = parseOk(text);
+  ASSERT_EQ(t.modules().size(), 2u);
+  int m1 = t.lookupSymbol(t.modules()[0], "mesh");
+  int m2 = t.lookupSymbol(t.modules()[1], "mesh");
+  ASSERT_GE(m1, 0);
+  ASSERT_GE(m2, 0);
+  EXPECT_NE(m1, m2);
+  EXPECT_EQ(t.enclosingModule(m2), t.modules()[1]);
+}
+
+TEST(OpTree, ResultGroupsAndIndexedUses) {
+  constexpr std::string_view text =
+      "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "  %0:2 = stablehlo.custom_call @foo(%x) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)\n"
+      "  return %0#1 : tensor<2xf32>\n}\n";
+  OpTree t = parseOk(text);
+  const OpNode& call = t.ops[findOp(t, "stablehlo.custom_call")];
+  ASSERT_EQ(call.resultDefs.size(), 1u);
+  EXPECT_EQ(call.resultDefs[0].count, 2);
+  EXPECT_EQ(call.symbol.in(text), "@foo");
+  const OpNode& ret = t.ops[findOp(t, "return")];
+  ASSERT_EQ(ret.uses.size(), 1u);
+  EXPECT_EQ(ret.uses[0].name, "%0");
+  EXPECT_EQ(ret.uses[0].index, 1);
+  EXPECT_EQ(ret.uses[0].span.in(text), "%0#1");
+}
+
+struct BadCase {
+  std::string text;
+  std::string message;
+  size_t offset;
+};
+
+TEST(OpTree, ErrorsAreLocated) {
+  const BadCase cases[] = {
+      {std::string("ML\xefR\x00\x01", 6),
+       "MLIR bytecode is not supported: convert it to text with mlir-opt or stablehlo-translate first", 0},
+      {"module {\n  func.func @f() {\n", "unexpected end of input: the region opened here is not closed", 26},
+      {"module {\n}\n}\n", "unbalanced '}'", 11},
+      {"func.func @f() {\n  %0 = \n}\n", "expected an operation name, got '}'", 25},
+      {"%0 stablehlo.add\n", "expected '=' after the op results, got 's'", 3},
+      {"func.func @f(%a tensor<f32>) {\n}\n", "expected ':' after argument name, got 't'", 16},
+      {"%0 = foo.bar \"abc\n", "unterminated string literal", 13},
+  };
+  for (const BadCase& c : cases) {
+    auto r = parseOpTree(c.text);
+    ASSERT_FALSE(r.has_value()) << c.text;
+    EXPECT_EQ(r.error().message, c.message) << c.text;
+    EXPECT_EQ(r.error().offset, c.offset) << c.text;
+  }
+}
+
+TEST(OpTree, DeepNestingIsAnErrorNotACrash) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "\"a.b\"() ({\n";
+  auto r = parseOpTree(text);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message, "operations nested deeper than 512 levels");
+}
+
+}  // namespace
+}  // namespace shardbridge::module
