@@ -43,47 +43,52 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
       if (e.offset != Error::kNoOffset) e.offset += span.begin;
       return e;
     }
-    // A mesh still named after the export (an attribute the pass does not
-    // convert, such as a collective's replica_group_mesh_axes) is kept:
-    // never a dangling @mesh. Upstream keeps those of replica groups silently.
+    // A mesh still named after the export (by an attribute the pass does
+    // not convert: a collective's replica_group_mesh_axes, a composite's
+    // attributes) is kept: never a dangling @mesh. References inside string
+    // literals (the round-trip form's sdy originals) are text, not symbols.
     auto tree = parseOpTree(out->text);
-    std::vector<std::string> dangling;
+    std::vector<std::pair<std::string, size_t>> dangling;  // name, first offset in the output
     if (tree) {
       std::set<std::string, std::less<>> defined;
       for (const OpNode& op : tree->ops)
         if (op.name == "sdy.mesh") defined.insert(std::string(op.symbolName));
       std::string_view t = out->text;
-      for (size_t p = t.find('@'); p != std::string_view::npos; p = t.find('@', p + 1)) {
+      for (size_t p = 0; p < t.size(); ++p) {
+        if (t[p] == '"') {
+          auto end = module_lex::skipString(t, p);
+          if (!end) break;
+          p = *end - 1;
+          continue;
+        }
+        if (t[p] != '@') continue;
         std::string_view name = symbolAt(t, p);
         if (!meshes.count(name) || defined.count(name)) continue;
-        if (std::find(dangling.begin(), dangling.end(), name) == dangling.end()) dangling.emplace_back(name);
+        bool seen = false;
+        for (const auto& d : dangling) seen |= d.first == name;
+        if (!seen) dangling.push_back({std::string(name), p});
       }
     }
     if (dangling.empty() || attempt == 1) {
       for (ModuleWarning& w : out->warnings) w.offset += span.begin;
       return out;
     }
-    options.keepMeshes = dangling;
-    for (const std::string& name : dangling) {
-      // Located at the first reference in the input that is neither the
-      // definition nor the mesh of a sharding `<@name, ...>`.
-      size_t at = std::string_view::npos;
-      std::string ref = "@" + name;
-      for (size_t p = text.find(ref); p != std::string_view::npos; p = text.find(ref, p + 1)) {
-        size_t e = p + ref.size();
-        if (e < text.size() && module_lex::isIdentChar(text[e])) continue;
-        bool definition = p >= 9 && text.substr(p - 9, 9) == "sdy.mesh ";
-        bool sharding = p > 0 && text[p - 1] == '<';
-        if (!definition && !sharding) {
-          at = p;
-          break;
-        }
-      }
-      bool replicaGroups = at != std::string_view::npos && at >= 7 && text.substr(at - 7, 7) == "mesh = " &&
-                           text.rfind("replica_group_mesh_axes", at) != std::string_view::npos;
+    for (const auto& [name, p] : dangling) {
+      options.keepMeshes.push_back(name);
+      // Located in the input by the bytes around the reference, which the
+      // export did not rewrite.
+      std::string_view t = out->text;
+      size_t b = p;
+      while (b > 0 && p - b < 24 && t[b - 1] != '\n') --b;
+      size_t e = p;
+      while (e < t.size() && e - p < 24 && t[e] != '\n') ++e;
+      size_t at = text.find(t.substr(b, e - b));
+      at = at == std::string_view::npos ? 0 : at + (p - b);
+      bool replicaGroups = t.substr(0, p).ends_with("mesh = ") &&
+                           t.rfind("replica_group_mesh_axes", p) != std::string_view::npos &&
+                           p - t.rfind("replica_group_mesh_axes", p) < 40;
       if (!replicaGroups)
-        ctx.warn(span.begin + (at == std::string_view::npos ? 0 : at),
-                 "sdy.mesh @" + name + " kept: it is still referred to here after the export");
+        ctx.warn(span.begin + at, "sdy.mesh @" + name + " kept: it is still referred to here after the export");
     }
   }
   return makeError(ErrorCode::kInternal, "export of the module did not settle");

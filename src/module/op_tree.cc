@@ -354,7 +354,15 @@ class TreeParser {
         }
       }
       if (q >= t_.size()) break;
-      if (newline && local == 0 && !continuesOnNextLine(q)) break;
+      if (newline && local == 0) {
+        if (!continuesOnNextLine(q)) break;
+        // A continuation line (`reducer(...)`, `cond {`) is not part of the
+        // signature that ended the line before.
+        if (inSignature) {
+          inSignature = false;
+          node.signature.end = lastSig;
+        }
+      }
       p_ = q;
       char c = t_[p_];
       if (local == 0 && (c == '}' || c == ')' || c == ']')) break;

@@ -68,14 +68,45 @@ class ShardMapExport {
       if (m.hasShardings() && !m.region.empty()) SB_TRY(markBody(m));
     SB_TRY(commitMarks());
     planResults();
-    SB_ASSIGN_OR_RETURN(std::string out, renderRange({0, t_.size()}));
-    // Bodies outlined from a file without an explicit module go at its end.
-    for (const std::string& f : outlined_[-1]) out += f;
-    ctx_.rw.replace({0, t_.size()}, std::move(out));
+    return emit();
+  }
+
+  // The rewrites as separate edits, so that offsets outside the manual
+  // computations stay mapped to the input: each outermost manual
+  // computation replaced by its lowering (which renders the nested ones),
+  // the leaf edits outside them, and the outlined bodies before each
+  // module's closing brace.
+  Status emit() {
+    std::vector<TextSpan> outer;
+    for (const Manual& m : manuals_) {
+      TextSpan s = tree_.ops[m.op].line;
+      if (outer.empty() || s.begin >= outer.back().end) outer.push_back(s);
+    }
+    for (const Rewriter::Edit& e : leaf_.edits()) {
+      bool inside = false;
+      for (const TextSpan& o : outer) inside |= e.span.begin >= o.begin && e.span.end <= o.end;
+      if (!inside) ctx_.rw.replace(e.span, e.text);
+    }
+    renderRangeInit();
+    for (const Manual& m : manuals_) {
+      const OpNode& op = tree_.ops[m.op];
+      if (std::find_if(outer.begin(), outer.end(), [&](const TextSpan& o) { return o.begin == op.line.begin; }) ==
+          outer.end())
+        continue;
+      bool wholeLine = op.line.begin != op.whole.begin;
+      SB_ASSIGN_OR_RETURN(std::string lowered, lowerManual(m, wholeLine ? indentationAt(t_, op.whole.begin) : ""));
+      if (!wholeLine && !lowered.empty() && lowered.back() == '\n') lowered.pop_back();
+      ctx_.rw.replace(op.line, std::move(lowered));
+    }
+    for (auto& [module, funcs] : outlined_) {
+      std::string text;
+      for (const std::string& f : funcs) text += f;
+      if (text.empty()) continue;
+      ctx_.rw.insert(module < 0 ? t_.size() : closingLineOf(module), std::move(text));
+    }
     return okStatus();
   }
 
- private:
   // --- reading the manual computations --------------------------------------
   Result<std::vector<TextSpan>> shardingList(const OpNode& op, std::string_view key) {
     std::vector<TextSpan> out;
@@ -193,6 +224,9 @@ class ShardMapExport {
         if (n == 0) {
           s += "<" + mesh + ", []>";
         } else {
+          // One type per result; a single result with several types written
+          // (`stablehlo.select ... : pred_type, result_type`) has the last.
+          if (n == 1 && types.results.size() > 1) types.results.erase(types.results.begin(), types.results.end() - 1);
           for (int r = 0; r < n; ++r) {
             std::string type = r < static_cast<int>(types.results.size()) ? types.results[r]
                                : types.results.empty() ? std::string()
@@ -413,7 +447,8 @@ class ShardMapExport {
     std::vector<std::string> callArgs;
     std::vector<std::string> funcArgs;
     for (size_t i = 0; i < op.uses.size(); ++i) {
-      std::string operand(op.uses[i].span.in(t_));
+      // An operand may itself be a redirected use (`%5#1` of an earlier manual computation).
+      SB_ASSIGN_OR_RETURN(std::string operand, renderRange(op.uses[i].span));
       std::string local(body.arguments[i].type.in(t_));
       SB_ASSIGN_OR_RETURN(std::string innerSharding, withoutAxes(m.in[i], m.region, false));
       SB_ASSIGN_OR_RETURN(std::string argSharding, withoutAxes(m.in[i], m.region, true));
@@ -509,13 +544,14 @@ class ShardMapExport {
 
   // `range` of the text with the leaf edits applied and the manual
   // computations inside it replaced by their lowering.
+  void renderRangeInit() {
+    for (const Rewriter::Edit& e : leaf_.edits()) sortedLeaves_.push_back(&e);
+    std::stable_sort(sortedLeaves_.begin(), sortedLeaves_.end(), [](const Rewriter::Edit* a, const Rewriter::Edit* b) {
+      return a->span.begin != b->span.begin ? a->span.begin < b->span.begin : a->seq < b->seq;
+    });
+  }
+
   Result<std::string> renderRange(TextSpan range) {
-    if (sortedLeaves_.empty() && !leaf_.edits().empty()) {
-      for (const Rewriter::Edit& e : leaf_.edits()) sortedLeaves_.push_back(&e);
-      std::stable_sort(sortedLeaves_.begin(), sortedLeaves_.end(), [](const Rewriter::Edit* a, const Rewriter::Edit* b) {
-        return a->span.begin != b->span.begin ? a->span.begin < b->span.begin : a->seq < b->seq;
-      });
-    }
     std::string out;
     size_t p = range.begin;
     size_t li = std::lower_bound(sortedLeaves_.begin(), sortedLeaves_.end(), range.begin,
@@ -550,7 +586,7 @@ class ShardMapExport {
     return out;
   }
 
-  // Copies [p, until) with the leaf edits and module-end insertions in it.
+  // Copies [p, until) with the leaf edits in it.
   Status copyUntil(std::string& out, size_t& p, size_t until, size_t& li) {
     while (true) {
       size_t next = until;
@@ -558,16 +594,6 @@ class ShardMapExport {
       if (li < sortedLeaves_.size() && sortedLeaves_[li]->span.begin < until) {
         e = sortedLeaves_[li];
         next = e->span.begin;
-      }
-      // A module whose closing line starts in [p, next): its outlined bodies go there.
-      for (int mod : moduleEnds()) {
-        size_t at = closingLineOf(mod);
-        if (at >= p && at < next) {
-          out.append(t_.substr(p, at - p));
-          p = at;
-          for (const std::string& f : outlined_[mod]) out += f;
-          outlined_[mod].clear();
-        }
       }
       if (!e) break;
       if (next < p) return makeError(ErrorCode::kInternal, "overlapping rewrites in shard-map export", next);
@@ -579,14 +605,6 @@ class ShardMapExport {
     out.append(t_.substr(p, until - p));
     p = until;
     return okStatus();
-  }
-
-  const std::vector<int>& moduleEnds() {
-    if (!moduleList_) {
-      moduleList_ = true;
-      modules_ = tree_.modules();
-    }
-    return modules_;
   }
 
   // Where the module's closing `}` line starts.
@@ -613,8 +631,6 @@ class ShardMapExport {
   std::map<int, int> counters_;
   std::map<int, std::set<std::string>> takenNames_;
   std::map<int, std::vector<std::string>> outlined_;
-  bool moduleList_ = false;
-  std::vector<int> modules_;
 };
 
 }  // namespace
