@@ -31,7 +31,13 @@ Result<std::string> Rewriter::apply(OffsetMap* map) const {
   for (const Edit* e : order) grow += e->text.size();
   out.reserve(text_.size() + grow);
   size_t p = 0;
+  TextSpan last{0, 0};
   for (const Edit* e : order) {
+    // An edit inside a span an earlier edit already replaces (a use renamed
+    // in an op that is erased) has nothing left to change.
+    if (!last.empty() && e->span.begin >= last.begin && e->span.end <= last.end &&
+        !(e->span.empty() && e->span.begin == last.end))
+      continue;
     if (e->span.begin < p)
       return makeError(ErrorCode::kInternal,
                        "overlapping rewrites at byte " + std::to_string(e->span.begin), e->span.begin);
@@ -40,6 +46,7 @@ Result<std::string> Rewriter::apply(OffsetMap* map) const {
     if (map && !e->text.empty()) map->pieces_.push_back({out.size(), out.size() + e->text.size(), e->span.begin, false});
     out.append(e->text);
     p = e->span.end;
+    if (!e->span.empty()) last = e->span;
   }
   if (map) map->pieces_.push_back({out.size(), out.size() + text_.size() - p, p, true});
   out.append(text_.substr(p));
@@ -54,6 +61,7 @@ std::string printAttrKey(std::string_view key) {
 }
 
 void DictEditor::set(std::string_view key, std::string value) {
+  removes_.erase(std::remove(removes_.begin(), removes_.end(), key), removes_.end());
   for (auto& s : sets_)
     if (s.first == key) {
       s.second = std::move(value);
@@ -62,7 +70,10 @@ void DictEditor::set(std::string_view key, std::string value) {
   sets_.push_back({std::string(key), std::move(value)});
 }
 
-void DictEditor::remove(std::string_view key) { removes_.push_back(std::string(key)); }
+void DictEditor::remove(std::string_view key) {
+  sets_.erase(std::remove_if(sets_.begin(), sets_.end(), [&](const auto& s) { return s.first == key; }), sets_.end());
+  removes_.push_back(std::string(key));
+}
 
 namespace {
 std::string entryText(const std::string& key, const std::string& value) {

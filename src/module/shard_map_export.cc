@@ -426,6 +426,8 @@ class ShardMapExport {
                        "sdy.manual_computation: operands, in_shardings, body arguments, out_shardings and "
                        "results do not match in number",
                        op.nameSpan.begin);
+    // The body first: nested manual computations are numbered before this one.
+    SB_ASSIGN_OR_RETURN(std::string bodyText, renderRange(inner));
     int module = tree_.enclosingModule(m.op);
     std::string name = nextBodyName(module);
     const std::string& base = m.base;
@@ -504,7 +506,6 @@ class ShardMapExport {
                       types.results[j]);
     }
     // The outlined body, at the end of the module.
-    SB_ASSIGN_OR_RETURN(std::string bodyText, renderRange(inner));
     std::string_view moduleIndent = moduleIndentOf(module);
     std::string fn = std::string(moduleIndent) + "func.func private @" + name + "(";
     for (size_t i = 0; i < funcArgs.size(); ++i) fn += (i ? ", " : "") + funcArgs[i];
