@@ -100,4 +100,26 @@ expect "--to bad" 2 "" -- convert --to xla "$ex"
 expect "--v3 with --to sdy" 2 "" -- convert --to sdy --v3 "$twin"
 expect "missing file" 1 "" -- convert --to hlo "$tmp/nope.mlir"
 
+# --pass: upstream names with MLIR's option syntax, run in order; unknown
+# names and options are usage errors that list what exists.
+"$bin" convert --pass xla-sdy-export-ops --pass xla-sdy-stablehlo-export-shardings "$ex" >"$tmp/p.mlir" 2>/dev/null ||
+  fail "--pass twice"
+grep -qF '%2 = mhlo.copy %1 {mhlo.sharding = "{devices=[8,1]<=[8]}"}' "$tmp/p.mlir" || fail "--pass: the passes ran in order"
+"$bin" convert --pass 'xla-sdy-stablehlo-export-pipeline{keep-hlo-sharding-constraints=true}' "$ex" >"$tmp/k.mlir" ||
+  fail "--pass with an option"
+grep -qF '%2 = stablehlo.custom_call @Sharding(%1)' "$tmp/k.mlir" || fail "--pass option keep-hlo-sharding-constraints"
+cmp -s "$tmp/k.mlir" <("$bin" convert --to hlo --keep-hlo-sharding-constraints "$ex") ||
+  fail "--keep-hlo-sharding-constraints is the pipeline option"
+"$bin" convert --pass xla-sdy-nope "$ex" >/dev/null 2>"$tmp/stderr"
+[[ $? -eq 2 ]] || fail "unknown pass: exit 2"
+grep -qF "unknown pass 'xla-sdy-nope'; known: xla-sdy-stablehlo-export-pipeline" "$tmp/stderr" ||
+  { fail "unknown pass: the known names"; cat "$tmp/stderr"; }
+"$bin" convert --pass 'xla-sdy-export-ops{nope=1}' "$ex" >/dev/null 2>"$tmp/stderr"
+[[ $? -eq 2 ]] || fail "unknown option: exit 2"
+grep -qF "pass 'xla-sdy-export-ops' has no option 'nope'; options: keep-hlo-sharding-constraints" "$tmp/stderr" ||
+  fail "unknown option: the known options"
+"$bin" convert --pass help >"$tmp/help.txt" || fail "--pass help"
+grep -q '^xla-sdy-stablehlo-export-pipeline (pipeline): ' "$tmp/help.txt" || fail "--pass help lists the pipeline"
+expect "--to and --pass" 2 "" -- convert --to hlo --pass xla-sdy-export-ops "$ex"
+
 finish convert

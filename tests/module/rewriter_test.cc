@@ -1,0 +1,87 @@
+// Tests for the rewriter (src/module/rewriter.h): splicing, offset maps,
+// dictionary edits in MLIR's sorted-key places, fresh value names.
+#include "module/rewriter.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace shardbridge::module {
+namespace {
+
+TEST(Rewriter, SplicesAndKeepsOtherBytes) {
+  std::string text = "abcdefgh";
+  Rewriter rw(text);
+  rw.replace({1, 3}, "XY Z");
+  rw.insert(5, "+");
+  rw.erase({6, 7});
+  OffsetMap map;
+  auto out = rw.apply(&map);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(*out, "aXY Zde+fh");
+  EXPECT_EQ(map.toOld(0), 0u);  // 'a'
+  EXPECT_EQ(map.toOld(2), 1u);  // inside the replacement: its start
+  EXPECT_EQ(map.toOld(5), 3u);  // 'd'
+  EXPECT_EQ(map.toOld(9), 7u);  // 'h'
+}
+
+TEST(Rewriter, ContainedEditsAreDroppedOverlapsAreErrors) {
+  std::string text = "0123456789";
+  Rewriter rw(text);
+  rw.erase({2, 8});
+  rw.replace({3, 4}, "x");  // inside the erased span
+  auto out = rw.apply();
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(*out, "0189");
+  Rewriter bad(text);
+  bad.replace({2, 5}, "a");
+  bad.replace({4, 7}, "b");
+  auto err = bad.apply();
+  ASSERT_FALSE(err.has_value());
+  EXPECT_EQ(err.error().code, ErrorCode::kInternal);
+  EXPECT_EQ(err.error().message, "overlapping rewrites at byte 4");
+}
+
+TEST(DictEditor, NewKeysGoToTheirSortedPlace) {
+  std::string text = "{a = 1, mhlo.frontend_attributes = {}, z = 2}";
+  AttrDictNode d;
+  d.whole = {0, text.size()};
+  d.entries = {{{1, 6}, {1, 2}, "a", {5, 6}},
+               {{8, 37}, {8, 32}, "mhlo.frontend_attributes", {35, 37}},
+               {{39, 44}, {39, 40}, "z", {43, 44}}};
+  DictEditor ed(text, d);
+  ed.set("sdy.sharding", "#s");
+  ed.set("b", "");
+  ed.set("z", "3");
+  ed.remove("a");
+  EXPECT_EQ(ed.render(), "{b, mhlo.frontend_attributes = {}, sdy.sharding = #s, z = 3}");
+  DictEditor quoted(text, d);
+  quoted.set("my key", "1");
+  // Sorted by the key itself, quotes aside (MLIR's DictionaryAttr order).
+  EXPECT_EQ(quoted.render(), "{a = 1, mhlo.frontend_attributes = {}, \"my key\" = 1, z = 2}");
+}
+
+TEST(DictEditor, AnEmptiedDictionaryGoesWithItsBlank) {
+  std::string text = "op {a = 1} : t";
+  AttrDictNode d;
+  d.whole = {3, 10};
+  d.entries = {{{4, 9}, {4, 5}, "a", {8, 9}}};
+  DictEditor ed(text, d);
+  ed.remove("a");
+  Rewriter rw(text);
+  ed.commit(rw, 0);
+  EXPECT_EQ(*rw.apply(), "op : t");
+}
+
+TEST(FreshNames, NeverCollide) {
+  auto tree = parseOpTree("func.func @f(%x: tensor<f32>) -> tensor<f32> {\n  %x_0 = stablehlo.add %x, %x : tensor<f32>\n  return %x_0 : tensor<f32>\n}\n");
+  ASSERT_TRUE(tree.has_value());
+  FreshNames names(*tree);
+  EXPECT_EQ(names.next("x"), "%x_1");
+  EXPECT_EQ(names.next("x"), "%x_2");
+  EXPECT_EQ(names.next("y"), "%y");
+  EXPECT_EQ(names.next("y"), "%y_0");
+}
+
+}  // namespace
+}  // namespace shardbridge::module
