@@ -568,9 +568,14 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
     if (!mesh.deviceIds().empty()) {
       return makeError(ErrorCode::kInvalid, "a mesh without axes takes at most one device id");
     }
-    // V3: upstream builds NamedSharding(Mesh(), dims); with no axis anywhere
-    // the dims canonicalise away, which is `{mesh[], replicated}`.
-    if (options.v3) return HloSharding::named(hlo::NamedSharding::replicate());
+    // V3: upstream builds NamedSharding(Mesh(), dims), the dims kept:
+    // `{mesh[], [{}, {?}]}` (lit @mesh_empty_should_be_converted_to_replicated_sharding).
+    if (options.v3) {
+      std::vector<hlo::DimSharding> dims;
+      for (sdy::DimensionShardingAttr dim : sharding.dimShardings()) dims.push_back(hlo::DimSharding{{}, dim.isClosed()});
+      SB_ASSIGN_OR_RETURN(hlo::NamedSharding named, hlo::NamedSharding::create(hlo::Mesh(), std::move(dims), {}, {}, {}));
+      return HloSharding::named(std::move(named));
+    }
     return HloSharding::replicate();
   }
 

@@ -293,10 +293,10 @@ Result<NamedSharding> NamedSharding::create(Mesh mesh, std::vector<DimSharding> 
                                             std::vector<OpMetadata> metadata) {
   NamedSharding ns;
   ns.mesh_ = std::move(mesh);
-  // Upstream's CanonicalizedDimShardings: no axis anywhere -> no dims.
-  const bool allEmpty =
-      std::all_of(dims.begin(), dims.end(), [](const DimSharding& d) { return d.axes.empty(); });
-  if (!allEmpty) ns.dims_ = std::move(dims);
+  // The dims are kept as given, all-empty ones included: the newest
+  // upstream prints `{mesh['a'=16], [{}, {}]}` and keeps the rank (older
+  // snapshots dropped all-empty dims, CanonicalizedDimShardings).
+  ns.dims_ = std::move(dims);
   ns.replicated_ = std::move(replicated);
   ns.unreduced_ = std::move(unreduced);
   ns.manual_ = std::move(manual);
@@ -372,15 +372,20 @@ static bool allAxesInOrder(const Mesh& mesh, const std::vector<AxisRef>& axes) {
   return true;
 }
 
+// Whether no dimension is sharded (all-empty dims count as none: the kinds
+// below are semantic; only the printer tells `[{}, {}]` from no dims).
+static bool noDimAxes(std::span<const DimSharding> dims) {
+  return std::all_of(dims.begin(), dims.end(), [](const DimSharding& d) { return d.axes.empty(); });
+}
 bool NamedSharding::isReplicated() const {
-  return !isMaximal() && dims_.empty() && unreduced_.empty() && manual_.empty();
+  return !isMaximal() && noDimAxes(dims_) && unreduced_.empty() && manual_.empty();
 }
 bool NamedSharding::isManual() const {
-  return !isMaximal() && dims_.empty() && replicated_.empty() && unreduced_.empty() &&
+  return !isMaximal() && noDimAxes(dims_) && replicated_.empty() && unreduced_.empty() &&
          allAxesInOrder(mesh_, manual_);
 }
 bool NamedSharding::isUnreduced() const {
-  return !isMaximal() && dims_.empty() && replicated_.empty() && manual_.empty() &&
+  return !isMaximal() && noDimAxes(dims_) && replicated_.empty() && manual_.empty() &&
          allAxesInOrder(mesh_, unreduced_);
 }
 
@@ -432,16 +437,18 @@ void NamedSharding::print(std::string& out, bool includeMetadata) const {
   out += '{';
   mesh_.print(out);
   // Upstream's special cases, in its order.
-  if (isReplicated() && replicated_.empty()) {
+  // The shorthands only where there are no dims (Replicate(), Manual(), ...):
+  // a sharding with dims prints them, all-empty ones included.
+  if (dims_.empty() && isReplicated() && replicated_.empty()) {
     out += ", replicated";
     return finish();
   }
   if (isMaximal()) return finish();
-  if (isUnreduced()) {
+  if (dims_.empty() && isUnreduced()) {
     out += ", unreduced";
     return finish();
   }
-  if (isManual()) {
+  if (dims_.empty() && isManual()) {
     out += ", manual";
     return finish();
   }
@@ -524,7 +531,10 @@ Result<HloSharding> toV2Sharding(const NamedSharding& ns) {
   std::vector<int64_t> tileDims;
   std::vector<std::pair<AxisRef, int>> position;  // ref -> transposed position
   int next = 0;
-  for (size_t i = 0; i < ns.dimShardings().size(); ++i) {
+  // XLA's CanonicalizedDimShardings: dims that hold no axis at all give no
+  // tile dims (hlo_sharding_util_test.cc TileShapeWithMixedUnreducedSubgroupSharding).
+  const size_t dimCount = noDimAxes(ns.dimShardings()) ? 0 : ns.dimShardings().size();
+  for (size_t i = 0; i < dimCount; ++i) {
     tileDims.push_back(ns.shardedSize(i));
     for (const AxisRef& a : ns.dimShardings()[i].axes) position.push_back({a, next++});
   }

@@ -6,6 +6,7 @@
 // module/convert_module.h, does the conversion of one module).
 // See docs/module.md "export-shardings".
 #include <algorithm>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -27,10 +28,45 @@ std::string_view symbolAt(std::string_view t, size_t p) {
   return t.substr(b, e - b);
 }
 
+// clear-reverse-op-sharding: the module's text with `sdy.sharding` and
+// `xla.sdy.manual_axes` dropped from every stablehlo.reverse whose operand
+// (an op result or a function argument) has an sdy sharding.
+Result<std::string> clearReverseShardings(PassContext& ctx, TextSpan span) {
+  const OpTree& tree = ctx.tree;
+  std::string_view t = ctx.text();
+  Rewriter rw(t);
+  for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+    const OpNode& op = tree.ops[i];
+    if (op.name != "stablehlo.reverse" || op.whole.begin < span.begin || op.whole.end > span.end) continue;
+    if (!op.dict.find("sdy.sharding") || op.uses.empty()) continue;
+    std::string_view operand = op.uses[0].name;
+    int func = tree.enclosingFunc(i);
+    if (func < 0) continue;
+    bool sharded = false;
+    for (const ValueDef& a : tree.ops[func].funcArgs)
+      if (a.name.in(t) == operand) sharded = a.dict.find("sdy.sharding") != nullptr;
+    for (int j : opsInside(tree, func))
+      for (const ValueDef& r : tree.ops[j].resultDefs)
+        if (r.name.in(t) == operand) sharded = tree.ops[j].dict.find("sdy.sharding") != nullptr;
+    if (!sharded) continue;
+    DictEditor ed(t, op.dict);
+    ed.remove("sdy.sharding");
+    ed.remove("xla.sdy.manual_axes");
+    ed.commit(rw, 0);
+  }
+  SB_ASSIGN_OR_RETURN(std::string all, rw.apply());
+  return all.substr(span.begin, all.size() - (t.size() - span.end) - span.begin);
+}
+
 Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
   ExportModuleOptions options;
   options.v3 = ctx.flag("enable-hlo-sharding-v3");
+  std::string cleared;
   std::string_view text = span.in(ctx.text());
+  if (ctx.flag("clear-reverse-op-sharding")) {
+    SB_ASSIGN_OR_RETURN(cleared, clearReverseShardings(ctx, span));
+    text = cleared;
+  }
   // The meshes this module defines.
   std::set<std::string, std::less<>> meshes;
   for (const OpNode& op : ctx.tree.ops)
@@ -94,6 +130,63 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
   return makeError(ErrorCode::kInternal, "export of the module did not settle");
 }
 
+// What export_shardings.cc does upstream after converting each sharding:
+//   add-missing-sharding-to-control-flow: a stablehlo.while / case / if
+//     without a sharding gets `{replicated}` (V2 and V3 alike at the pin);
+//   `@mhlo.erf` / `@mhlo.topk` custom calls: the mhlo.sharding moves into
+//     their `mhlo.attributes` dictionary.
+//   simplify-replicated-shardings (V3): a fully replicated, closed sharding
+//     without unreduced or manual axes is written `{replicated}`.
+Result<std::string> finishExport(std::string text, bool addMissing, bool simplify) {
+  SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(text));
+  Rewriter rw(text);
+  if (simplify) {
+    static const std::regex replicated(
+        R"(\{mesh\[[^\]]*\](, device_ids=\([0-9,]*\))?, \[(\{\}(, \{\})*)?\](, replicated=\{[^{}]*\})?\})");
+    auto simplifyIn = [&](const AttrDictNode& d) {
+      const AttrEntry* e = d.find("mhlo.sharding");
+      if (!e) return;
+      std::string value(e->value.in(text));
+      std::string out = std::regex_replace(value, replicated, "{replicated}");
+      if (out != value) rw.replace(e->value, std::move(out));
+    };
+    for (const OpNode& op : tree.ops) {
+      simplifyIn(op.dict);
+      for (const ValueDef& a : op.funcArgs) simplifyIn(a.dict);
+      for (const FuncResult& r : op.funcResults) simplifyIn(r.dict);
+    }
+  }
+  for (const OpNode& op : tree.ops) {
+    bool control = op.name == "stablehlo.while" || op.name == "stablehlo.case" || op.name == "stablehlo.if";
+    if (addMissing && control && !op.dict.find("mhlo.sharding")) {
+      // (a dictionary simplified above has a sharding already)
+      std::string value = "\"{replicated}\"";
+      if (op.dict.present()) {
+        DictEditor ed(text, op.dict);
+        ed.set("mhlo.sharding", value);
+        ed.commit(rw, 0);
+      } else {
+        insertDict(rw, tree, op, "{mhlo.sharding = " + value + "}");
+      }
+      continue;
+    }
+    if (op.name != "stablehlo.custom_call" || (op.symbolName != "mhlo.erf" && op.symbolName != "mhlo.topk"))
+      continue;
+    const AttrEntry* sharding = op.dict.find("mhlo.sharding");
+    const AttrEntry* attrs = op.dict.find("mhlo.attributes");
+    if (!sharding || !attrs) continue;
+    SB_ASSIGN_OR_RETURN(AttrDictNode inner, parseAttrDict(text, attrs->value.begin));
+    DictEditor innerEd(text, inner);
+    innerEd.set("mhlo.sharding", std::string(sharding->value.in(text)));
+    DictEditor outer(text, op.dict);
+    outer.set("mhlo.attributes", innerEd.render());
+    outer.remove("mhlo.sharding");
+    outer.commit(rw, 0);
+  }
+  if (rw.empty()) return text;
+  return rw.apply();
+}
+
 }  // namespace
 
 Status runExportShardings(PassContext& ctx) {
@@ -101,6 +194,8 @@ Status runExportShardings(PassContext& ctx) {
   if (modules.empty()) {
     SB_ASSIGN_OR_RETURN(ConvertedModule out, exportOne(ctx, {0, ctx.text().size()}));
     for (ModuleWarning& w : out.warnings) ctx.warnings.push_back(std::move(w));
+    SB_ASSIGN_OR_RETURN(out.text, finishExport(std::move(out.text), ctx.flag("add-missing-sharding-to-control-flow"),
+                                               ctx.flag("enable-hlo-sharding-v3") && ctx.flag("simplify-replicated-shardings")));
     if (out.text != ctx.text()) ctx.rw.replace({0, ctx.text().size()}, std::move(out.text));
     return okStatus();
   }
@@ -108,6 +203,8 @@ Status runExportShardings(PassContext& ctx) {
     TextSpan span = ctx.tree.ops[m].whole;
     SB_ASSIGN_OR_RETURN(ConvertedModule out, exportOne(ctx, span));
     for (ModuleWarning& w : out.warnings) ctx.warnings.push_back(std::move(w));
+    SB_ASSIGN_OR_RETURN(out.text, finishExport(std::move(out.text), ctx.flag("add-missing-sharding-to-control-flow"),
+                                               ctx.flag("enable-hlo-sharding-v3") && ctx.flag("simplify-replicated-shardings")));
     if (out.text != span.in(ctx.text())) ctx.rw.replace(span, std::move(out.text));
   }
   return okStatus();

@@ -18,6 +18,14 @@ class TreeParser {
  public:
   explicit TreeParser(std::string_view text) : t_(text) { tree_.text = text; }
 
+  Result<AttrDictNode> dictAt(size_t at) {
+    p_ = at;
+    if (!this->at('{')) return parseError("expected '{' to begin an attribute dictionary, got " + describe(t_, p_), p_);
+    AttrDictNode d;
+    SB_TRY(dict(d));
+    return d;
+  }
+
   Result<OpTree> run() {
     if (t_.size() >= 4 && t_.substr(0, 4) == std::string_view("ML\xefR", 4))
       return parseError(
@@ -366,7 +374,7 @@ class TreeParser {
       p_ = q;
       char c = t_[p_];
       if (local == 0 && (c == '}' || c == ')' || c == ']')) break;
-      if (local == 0 && inSignature && (c == '{' || (c == 'l' && atWord("loc")))) {
+      if (local == 0 && inSignature && (c == '{' || (c == 'l' && atWord("loc")) || (c == 'a' && atWord("attributes")))) {
         inSignature = false;
         node.signature.end = lastSig;
       }
@@ -642,5 +650,7 @@ int OpTree::lookupSymbol(int module, std::string_view name) const {
 }
 
 Result<OpTree> parseOpTree(std::string_view text) { return TreeParser(text).run(); }
+
+Result<AttrDictNode> parseAttrDict(std::string_view text, size_t at) { return TreeParser(text).dictAt(at); }
 
 }  // namespace shardbridge::module

@@ -38,6 +38,7 @@ Status runExportShardings(PassContext&);      // xla-sdy-stablehlo-export-shardi
 Status runShardMapExport(PassContext&);       // xla-sdy-stablehlo-round-trip-shard-map-export (shard_map_export.cc)
 Status runImportShardings(PassContext&);      // xla-sdy-import-shardings (import_shardings.cc)
 Status runSymbolDce(PassContext&);            // symbol-dce (symbol_dce.cc)
+Status runExportCallbackCustomCalls(PassContext&);  // xla-sdy-stablehlo-round-trip-export-callback-custom-calls
 
 // The ops of `tree` inside function `func` (any depth), in text order.
 std::vector<int> opsInside(const OpTree& tree, int func);

@@ -18,14 +18,47 @@ struct PassDef {
   std::vector<std::string> steps;
 };
 
-PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false") {
-  return {std::move(name), std::move(def), std::move(help)};
+PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
+                          std::string onlyDefault = {}) {
+  return {std::move(name), std::move(def), std::move(help), std::move(onlyDefault)};
 }
+
+// Pipeline options that reach a pass under another name (upstream's
+// stablehlo_export.cc feeds keep-hlo-sharding-constraints to the shard-map
+// export's create-hlo-sharding-constraints).
+const std::pair<const char*, const char*> kAliases[] = {
+    {"keep-hlo-sharding-constraints", "create-hlo-sharding-constraints"}};
 
 const PassOptionInfo kV3 = flagOption("enable-hlo-sharding-v3", "write V3 (NamedSharding) sharding strings");
 const PassOptionInfo kKeepConstraints = flagOption(
     "keep-hlo-sharding-constraints",
     "export sdy.sharding_constraint as the @Sharding custom call instead of mhlo.copy");
+const PassOptionInfo kAddMissing = flagOption(
+    "add-missing-sharding-to-control-flow",
+    "give stablehlo.while / case / if without a sharding a replicated one", "true");
+const PassOptionInfo kAddMissingOff = flagOption(
+    "add-missing-sharding-to-control-flow",
+    "give stablehlo.while / case / if without a sharding a replicated one", "false");
+const PassOptionInfo kCreateConstraints = flagOption(
+    "create-hlo-sharding-constraints",
+    "write the copies around a manual computation as @Sharding custom calls instead of mhlo.copy");
+const PassOptionInfo kSimplify = flagOption(
+    "simplify-replicated-shardings",
+    "with enable-hlo-sharding-v3: a fully replicated, closed sharding without unreduced or manual axes "
+    "is written {replicated}");
+const PassOptionInfo kClearReverse = flagOption(
+    "clear-reverse-op-sharding",
+    "drop the sharding of every stablehlo.reverse whose operand has one");
+const PassOptionInfo kAllReduceScatter = flagOption(
+    "export-all-reduce-scatter", "lower every sdy.reduce_scatter to a manual reduce-scatter", "false",
+    "the manual-reduction-collectives lowering is not implemented yet; sdy.reduce_scatter exports as mhlo.copy");
+const PassOptionInfo kEraseManual = flagOption(
+    "erase-manual-computations", "an older variant of the manual-computation export", "false",
+    "not an option of the pinned upstream pipeline (docs/module.md); the pinned lowering is always used");
+const PassOptionInfo kDedupFully = flagOption(
+    "dedup-functions-fully", "an older call-graph deduplication option", "false",
+    "not an option of the pinned upstream pipeline (it moved to Shardy's sdy-unflatten-call-graph); "
+    "functions are never deduplicated");
 const PassOptionInfo kUpstreamOrder = flagOption(
     "upstream-device-order",
     "shardbridge's own: fail where upstream aborts on device orders no iota mesh explains");
@@ -36,18 +69,24 @@ const std::vector<PassDef>& registry() {
     d.push_back({{"xla-sdy-stablehlo-export-pipeline",
                   "sdy -> mhlo: Shardy ops lowered, shardings exported, meshes removed",
                   true,
-                  {kV3, kKeepConstraints}},
+                  {kV3, kKeepConstraints, kAddMissing, kSimplify, kClearReverse, kAllReduceScatter, kEraseManual,
+                   kDedupFully}},
                  nullptr,
                  {"xla-sdy-export-ops", "xla-sdy-stablehlo-round-trip-shard-map-export", "symbol-dce",
-                  "xla-sdy-stablehlo-export-shardings"}});
+                  "xla-sdy-stablehlo-export-shardings", "xla-sdy-stablehlo-round-trip-export-callback-custom-calls"}});
     d.push_back({{"xla-sdy-export-ops", "sdy.constant, sharding constraints, reshards and collectives as "
                                         "StableHLO/MHLO ops", false, {kKeepConstraints}},
                  runExportOps,
                  {}});
     d.push_back({{"xla-sdy-stablehlo-round-trip-shard-map-export",
                   "sdy.manual_computation -> copies, @SPMDFullToShardShape / @SPMDShardToFullShape "
-                  "custom calls and a call of its outlined body", false, {kKeepConstraints}},
+                  "custom calls and a call of its outlined body", false, {kCreateConstraints}},
                  runShardMapExport,
+                 {}});
+    d.push_back({{"xla-sdy-stablehlo-round-trip-export-callback-custom-calls",
+                  "used single-result Python callback custom calls return a tuple, read by get_tuple_element",
+                  false, {}},
+                 runExportCallbackCustomCalls,
                  {}});
     d.push_back({{"symbol-dce", "private functions nothing refers to are removed", false, {}},
                  runSymbolDce,
@@ -57,7 +96,8 @@ const std::vector<PassDef>& registry() {
                  runImportShardings,
                  {}});
     d.push_back({{"xla-sdy-stablehlo-export-shardings",
-                  "sdy.sharding -> mhlo.sharding strings; sdy.mesh ops removed", false, {kV3}},
+                  "sdy.sharding -> mhlo.sharding strings; sdy.mesh ops removed", false,
+                  {kV3, kAddMissingOff, kSimplify, kClearReverse}},
                  runExportShardings,
                  {}});
     return d;
@@ -155,11 +195,26 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     std::vector<const PassDef*> expanded;
     if (def->run) expanded.push_back(def);
     for (const std::string& s : def->steps) expanded.push_back(find(s));
+    // Every option given must be supported with its value.
+    std::map<std::string, std::string, std::less<>> given;
+    for (const PassOptionInfo& o : def->info.options) given[o.name] = o.defaultValue;
+    for (const auto& [k, v] : spec.options) given[k] = v;
+    for (const PassOptionInfo& o : def->info.options) {
+      bool isDefault = (given[o.name] == "true" || given[o.name] == "1") == (o.defaultValue == "true");
+      if (!o.onlyDefault.empty() && !isDefault)
+        return makeError(ErrorCode::kUnsupported,
+                         "option " + o.name + "=" + given[o.name] + " of " + spec.name + " is not supported: " +
+                             o.onlyDefault);
+    }
     for (const PassDef* pass : expanded) {
       Step step{pass, {}};
+      // The pass's defaults, then the pipeline's values for the options it shares.
       for (const PassOptionInfo& o : pass->info.options) step.options[o.name] = o.defaultValue;
-      for (const auto& [k, v] : spec.options)
+      for (const auto& [k, v] : given) {
         if (step.options.count(k)) step.options[k] = v;
+        for (const auto& [from, to] : kAliases)
+          if (k == from && step.options.count(to)) step.options[to] = v;
+      }
       steps.push_back(std::move(step));
     }
   }

@@ -127,6 +127,21 @@ void DictEditor::commit(Rewriter& rw, size_t insertAt, bool keepEmpty) const {
   rw.replace(dict_.whole, body.empty() ? "{}" : body);
 }
 
+void insertDict(Rewriter& rw, const OpTree& tree, const OpNode& op, const std::string& body) {
+  (void)tree;
+  if (op.name == "stablehlo.constant" || op.name == "sdy.constant") {
+    rw.insert(op.nameSpan.end, " " + body);
+  } else if (op.name == "stablehlo.while" && !op.generic && !op.signature.empty()) {
+    rw.insert(op.signature.end, " attributes " + body);
+  } else if (!op.signature.empty()) {
+    rw.insert(op.signature.begin, body + " ");
+  } else if (!op.loc.empty()) {
+    rw.insert(op.loc.begin, body + " ");
+  } else {
+    rw.insert(op.whole.end, " " + body);
+  }
+}
+
 FreshNames::FreshNames(const OpTree& tree) {
   std::string_view t = tree.text;
   for (const OpNode& op : tree.ops) {

@@ -82,6 +82,12 @@ class DictEditor {
   std::vector<std::string> removes_;
 };
 
+// Inserts the attribute dictionary `body` (`{...}`) into `op`, which has
+// none, where MLIR's printer puts it: after the name of a constant, as
+// ` attributes {...}` after the signature of a custom-form stablehlo.while,
+// before the trailing signature otherwise (at the op's end when it has none).
+void insertDict(Rewriter& rw, const OpTree& tree, const OpNode& op, const std::string& body);
+
 // Writes `key` as MLIR prints a dictionary key: bare when it is an
 // identifier (`mhlo.sharding`), else quoted.
 std::string printAttrKey(std::string_view key);

@@ -313,13 +313,7 @@ class ShardMapExport {
       const OpNode& op = tree_.ops[owner->second];
       std::string body = ed.render();
       if (body.empty()) continue;
-      if (op.name == "stablehlo.constant" || op.name == "sdy.constant") {
-        leaf_.insert(op.nameSpan.end, " " + body);
-      } else if (!op.signature.empty()) {
-        leaf_.insert(op.signature.begin, body + " ");
-      } else {
-        leaf_.insert(op.loc.empty() ? op.whole.end : op.loc.begin, op.loc.empty() ? " " + body : body + " ");
-      }
+      insertDict(leaf_, tree_, op, body);
     }
     for (auto& [at, text] : argInserts_) leaf_.insert(at, " " + text);
     for (auto& [span, text] : resultWraps_) leaf_.replace(span, text);
@@ -431,7 +425,7 @@ class ShardMapExport {
     int module = tree_.enclosingModule(m.op);
     std::string name = nextBodyName(module);
     const std::string& base = m.base;
-    bool constraints = ctx_.flag("keep-hlo-sharding-constraints");
+    bool constraints = ctx_.flag("create-hlo-sharding-constraints");
     std::string manualRegion = m.region.empty() ? "" : manualAxesAttr(m.region);
     std::string manualParent = m.parent.empty() ? "" : manualAxesAttr(m.parent);
     auto attrs = [&](const std::string& sharding, const std::string& manual) {

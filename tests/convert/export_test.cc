@@ -320,9 +320,9 @@ const GoldenRow kV3Rows[] = {
     {"lit @call_in_manual_computation_fully_manual (V3); facts §4.4", R"(<@mesh_2, [{}]>)",
      {"x", "y"}, "{mesh['x'=8,'y'=4], manual}"},
     {"lit @sharding_in_manual_computation_body (V3) lists {'a', 'b'}; export.h: caller order "
-     "b,a is sorted; empty dims dropped (XLA's CanonicalizedDimShardings)",
+     "b,a is sorted; all-empty dims are kept, as the lit row prints them",
      R"(<@mesh_3, [{}, {}]>)", {"b", "a"},
-     "{mesh['a'=2,'b'=2,'c'=2,'d'=2], [], manual={'a', 'b'}}"},
+     "{mesh['a'=2,'b'=2,'c'=2,'d'=2], [{}, {}], manual={'a', 'b'}}"},
     {"lit @single_output_metadata (V3); facts §4.4: V3 carries no reduction op",
      R"(<mesh<["x"=2, "y"=4]>, [{"x"}, {}], unreduced=min{"y"}>)", {},
      "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced={'y'}}"},
@@ -333,8 +333,8 @@ const GoldenRow kV3Rows[] = {
      R"(<@mesh_4, [{}, {"axis_0", "axis_2"}]>)", {},
      "{mesh['axis_0'=2,'axis_1'=2,'axis_2'=2], device_ids=(0,2,4,6,1,3,5,7), "
      "[{}, {'axis_0', 'axis_2'}]}"},
-    {"facts §4.4 {mesh[], replicated}; export.h", R"(<@empty_mesh, [{}, {}]>)", {},
-     "{mesh[], replicated}"},
+    {"lit @mesh_empty_should_be_converted_to_replicated_sharding (V3): the dims are kept",
+     R"(<@empty_mesh, [{}, {}]>)", {}, "{mesh[], [{}, {}]}"},
     {"lit @mesh_with_device_id_should_be_converted_to_maximal_sharding (V3), spelled as "
      "hlo::printSharding prints a maximal mesh",
      R"(<@maximal_mesh_1, []>)", {}, "{maximal_mesh[device_id=1]}"},
@@ -723,8 +723,8 @@ RC_GTEST_PROP(ExportProperty, V3ToV2EqualsV2Export, ()) {
   // order; such shardings are invalid sdy and not what this property is about.
   RC_PRE(sdy::verifyTensorSharding(sharding, nullptr).has_value());
 
-  // V3 drops dims that hold no axis at all (XLA's CanonicalizedDimShardings),
-  // so the rank is lost there: compare with the V2 export of rank 0.
+  // V3 -> V2 reads dims that hold no axis at all as none (XLA's
+  // CanonicalizedDimShardings), so compare with the V2 export of rank 0.
   const bool noDimAxes =
       std::all_of(dims.begin(), dims.end(),
                   [](const std::vector<sdy::AxisRefAttr>& d) { return d.empty(); });

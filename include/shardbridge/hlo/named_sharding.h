@@ -126,9 +126,10 @@ class Mesh {
 // XLA's NamedSharding. Immutable once created; create() verifies it.
 class NamedSharding {
  public:
-  // Verifies and builds, as XLA's constructor + VerifyNamedSharding. All-empty
-  // dim shardings are dropped (upstream's CanonicalizedDimShardings: `[{}, {?}]`
-  // becomes `[]`, open flags included). Rejects (XLA's messages): an axis
+  // Verifies and builds, as XLA's constructor + VerifyNamedSharding. The dims
+  // are kept as given, all-empty ones too (`[{}, {?}]` prints so and keeps the
+  // rank); the V2 conversion reads all-empty dims as none, as upstream's
+  // CanonicalizedDimShardings. Rejects (XLA's messages): an axis
   // index out of range ("Axis index must be less than number of axes. Axis
   // index: 2, Number of axes: 2"; negative indices likewise), a sub-axis with
   // pre-size < 1 or size < 2, one whose end does not divide the axis ("Sub-axis

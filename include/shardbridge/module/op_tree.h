@@ -150,4 +150,9 @@ inline constexpr size_t kMaxOpNesting = 512;
 // name, got ...`), an op nesting deeper than kMaxOpNesting.
 Result<OpTree> parseOpTree(std::string_view text);
 
+// The attribute dictionary `{...}` starting at `text[at]` (a nested one such
+// as the value of `mhlo.attributes`), with spans into `text`.
+// Errors (kParse, located): no '{' at `at`, a malformed dictionary.
+Result<AttrDictNode> parseAttrDict(std::string_view text, size_t at);
+
 }  // namespace shardbridge::module

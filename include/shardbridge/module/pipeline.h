@@ -36,6 +36,9 @@ struct PassOptionInfo {
   std::string name;
   std::string defaultValue;  // "false", "true", ...
   std::string help;
+  // Non-empty: only the default is supported, and this says why (runPasses
+  // rejects another value with kUnsupported).
+  std::string onlyDefault = {};
 };
 
 struct PassInfo {

@@ -232,12 +232,11 @@
 // -----
 // lit @sharding_in_manual_computation_body (CHECK-V3) lists the manual axes
 // in mesh order; given as b,a they are sorted (export.h: XLA's verifier
-// CHECK-fails on any other order). Dims without axes canonicalise away
-// (export.h; XLA's CanonicalizedDimShardings), so this prints without
-// `[{}, {}]`, unlike the lit row, whose XLA predates that rule.
+// CHECK-fails on any other order). Dims without axes are kept, as the lit
+// row prints them.
 // CMD: export
 // ARGS: --v3 --mesh '<["a"=2, "b"=2, "c"=2, "d"=2]>' --manual-axes b,a
-// CHECK: {mesh['a'=2,'b'=2,'c'=2,'d'=2], [], manual={'a', 'b'}}
+// CHECK: {mesh['a'=2,'b'=2,'c'=2,'d'=2], [{}, {}], manual={'a', 'b'}}
 #sdy.sharding<@mesh, [{}, {}]>
 
 // -----
@@ -255,11 +254,11 @@
 #sdy.sharding<@mesh, [{"axis_2"}, {"axis_0", "axis_1"}]>
 
 // -----
-// facts §4.4 `{mesh[], replicated}`; export.h (the lit row's `[{}, {}]`
-// canonicalises away).
+// lit @mesh_empty_should_be_converted_to_replicated_sharding (CHECK-V3):
+// an empty mesh keeps the dims.
 // CMD: export
 // ARGS: --v3 --mesh '<[]>'
-// CHECK: {mesh[], replicated}
+// CHECK: {mesh[], [{}, {}]}
 #sdy.sharding<@mesh, [{}, {}]>
 
 // -----

@@ -386,3 +386,149 @@ module {
     return %0 : tensor<8x8xf32>
   }
 }
+
+// -----
+// CMD: convert
+// ARGS: --to hlo
+// INPUT: file
+// From @while_with_no_sharding, @custom_call_erf_topk and
+// @callback_transform_to_tuple (stablehlo_export_pipeline.mlir, CHECK-V2): a
+// while without a sharding gets {replicated} (add-missing-sharding-to-control-flow,
+// on by default; a custom-form while takes `attributes {...}`); the sharding of
+// @mhlo.erf / @mhlo.topk moves into mhlo.attributes at its sorted place; a used
+// Python callback returns a tuple read by get_tuple_element.
+// CHECK: module {
+// CHECK:   func.func @while_with_no_sharding(%arg0: tensor<32x96xf32>) -> tensor<32x96xf32> {
+// CHECK:     %c = stablehlo.constant dense<0> : tensor<i32>
+// CHECK:     %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c) : tensor<32x96xf32>, tensor<i32> attributes {mhlo.sharding = "{replicated}"}
+// CHECK:      cond {
+// CHECK:       %1 = stablehlo.compare  LT, %iterArg_0, %iterArg_0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:       stablehlo.return %1 : tensor<i1>
+// CHECK:     } do {
+// CHECK:       stablehlo.return %iterArg, %iterArg_0 : tensor<32x96xf32>, tensor<i32>
+// CHECK:     }
+// CHECK:     return %0#0 : tensor<32x96xf32>
+// CHECK:   }
+// CHECK:   func.func @custom_call_erf_topk(%arg0: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>) {
+// CHECK:     %0 = stablehlo.custom_call @mhlo.erf(%arg0) {mhlo.attributes = {mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}", mhlo.version = 1 : i64}} : (tensor<16x8xf32>) -> tensor<16x8xf32>
+// CHECK:     %1:2 = stablehlo.custom_call @mhlo.topk(%0) {mhlo.attributes = {k = 2 : i64, largest = true, mhlo.sharding = "{{devices=[2,1,2]<=[4] last_tile_dim_replicate}, {devices=[2,1,2]<=[4] last_tile_dim_replicate}}"}, mhlo.version = 1 : i64} : (tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi32>)
+// CHECK:     return %0, %1#0, %1#1 : tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>
+// CHECK:   }
+// CHECK:   func.func @callback_transform_to_tuple(%arg0: tensor<2xf64> {mhlo.sharding = "{replicated}"}) -> tensor<2xf64> {
+// CHECK:     %c = stablehlo.constant dense<56238273106176> : tensor<i64>
+// CHECK:     %0_tuple = stablehlo.custom_call @xla_python_cpu_callback(%c, %arg0) {api_version = 2 : i32, backend_config = "56238273106176", operand_layouts = [dense<> : tensor<0xindex>, dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>], mhlo.sharding = "{replicated}", xla_shape = "(f64[2]{0})"} : (tensor<i64>, tensor<2xf64>) -> tuple<tensor<2xf64>>
+// CHECK:     %0 = stablehlo.get_tuple_element %0_tuple[0] {mhlo.sharding = "{replicated}"} : (tuple<tensor<2xf64>>) -> tensor<2xf64>
+// CHECK:     return %0 : tensor<2xf64>
+// CHECK:   }
+// CHECK: }
+module {
+  sdy.mesh @mesh_2 = <["x"=8, "y"=4]>
+  sdy.mesh @mesh_5 = <["i"=2, "j"=2]>
+  sdy.mesh @empty_mesh_0 = <[]>
+  func.func @while_with_no_sharding(%arg0: tensor<32x96xf32>) -> tensor<32x96xf32> {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c) : tensor<32x96xf32>, tensor<i32>
+     cond {
+      %1 = stablehlo.compare  LT, %iterArg_0, %iterArg_0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      stablehlo.return %iterArg, %iterArg_0 : tensor<32x96xf32>, tensor<i32>
+    }
+    return %0#0 : tensor<32x96xf32>
+  }
+  func.func @custom_call_erf_topk(%arg0: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>) {
+    %0 = stablehlo.custom_call @mhlo.erf(%arg0) {mhlo.attributes = {mhlo.version = 1 : i64}, sdy.sharding = #sdy.sharding_per_value<[<@mesh_5, [{"i", ?}, {?}]>]>} : (tensor<16x8xf32>) -> tensor<16x8xf32>
+    %1:2 = stablehlo.custom_call @mhlo.topk(%0) {mhlo.attributes = {k = 2 : i64, largest = true}, mhlo.version = 1 : i64, sdy.sharding = #sdy.sharding_per_value<[<@mesh_5, [{"i", ?}, {?}]>, <@mesh_5, [{"i", ?}, {?}]>]>} : (tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi32>)
+    return %0, %1#0, %1#1 : tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>
+  }
+  func.func @callback_transform_to_tuple(%arg0: tensor<2xf64> {sdy.sharding = #sdy.sharding<@empty_mesh_0, [{}]>}) -> tensor<2xf64> {
+    %c = stablehlo.constant dense<56238273106176> : tensor<i64>
+    %0 = stablehlo.custom_call @xla_python_cpu_callback(%c, %arg0) {api_version = 2 : i32, backend_config = "56238273106176", operand_layouts = [dense<> : tensor<0xindex>, dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>], sdy.sharding = #sdy.sharding_per_value<[<@empty_mesh_0, [{}]>]>, xla_shape = "(f64[2]{0})"} : (tensor<i64>, tensor<2xf64>) -> tensor<2xf64>
+    return %0 : tensor<2xf64>
+  }
+}
+
+// -----
+// CMD: convert
+// ARGS: --to hlo --v3
+// INPUT: file
+// The same, CHECK-V3 rows: the while is {replicated} in V3 too at the pinned
+// commit; an empty mesh keeps the rank (`{mesh[], [{}]}`).
+// CHECK: module {
+// CHECK:   func.func @while_with_no_sharding(%arg0: tensor<32x96xf32>) -> tensor<32x96xf32> {
+// CHECK:     %c = stablehlo.constant dense<0> : tensor<i32>
+// CHECK:     %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c) : tensor<32x96xf32>, tensor<i32> attributes {mhlo.sharding = "{replicated}"}
+// CHECK:      cond {
+// CHECK:       %1 = stablehlo.compare  LT, %iterArg_0, %iterArg_0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:       stablehlo.return %1 : tensor<i1>
+// CHECK:     } do {
+// CHECK:       stablehlo.return %iterArg, %iterArg_0 : tensor<32x96xf32>, tensor<i32>
+// CHECK:     }
+// CHECK:     return %0#0 : tensor<32x96xf32>
+// CHECK:   }
+// CHECK:   func.func @custom_call_erf_topk(%arg0: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>) {
+// CHECK:     %0 = stablehlo.custom_call @mhlo.erf(%arg0) {mhlo.attributes = {mhlo.sharding = "{mesh['i'=2,'j'=2], [{'i', ?}, {?}]}", mhlo.version = 1 : i64}} : (tensor<16x8xf32>) -> tensor<16x8xf32>
+// CHECK:     %1:2 = stablehlo.custom_call @mhlo.topk(%0) {mhlo.attributes = {k = 2 : i64, largest = true, mhlo.sharding = "{{mesh['i'=2,'j'=2], [{'i', ?}, {?}]}, {mesh['i'=2,'j'=2], [{'i', ?}, {?}]}}"}, mhlo.version = 1 : i64} : (tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi32>)
+// CHECK:     return %0, %1#0, %1#1 : tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>
+// CHECK:   }
+// CHECK:   func.func @callback_transform_to_tuple(%arg0: tensor<2xf64> {mhlo.sharding = "{mesh[], [{}]}"}) -> tensor<2xf64> {
+// CHECK:     %c = stablehlo.constant dense<56238273106176> : tensor<i64>
+// CHECK:     %0_tuple = stablehlo.custom_call @xla_python_cpu_callback(%c, %arg0) {api_version = 2 : i32, backend_config = "56238273106176", operand_layouts = [dense<> : tensor<0xindex>, dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>], mhlo.sharding = "{mesh[], [{}]}", xla_shape = "(f64[2]{0})"} : (tensor<i64>, tensor<2xf64>) -> tuple<tensor<2xf64>>
+// CHECK:     %0 = stablehlo.get_tuple_element %0_tuple[0] {mhlo.sharding = "{mesh[], [{}]}"} : (tuple<tensor<2xf64>>) -> tensor<2xf64>
+// CHECK:     return %0 : tensor<2xf64>
+// CHECK:   }
+// CHECK: }
+module {
+  sdy.mesh @mesh_2 = <["x"=8, "y"=4]>
+  sdy.mesh @mesh_5 = <["i"=2, "j"=2]>
+  sdy.mesh @empty_mesh_0 = <[]>
+  func.func @while_with_no_sharding(%arg0: tensor<32x96xf32>) -> tensor<32x96xf32> {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c) : tensor<32x96xf32>, tensor<i32>
+     cond {
+      %1 = stablehlo.compare  LT, %iterArg_0, %iterArg_0 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      stablehlo.return %iterArg, %iterArg_0 : tensor<32x96xf32>, tensor<i32>
+    }
+    return %0#0 : tensor<32x96xf32>
+  }
+  func.func @custom_call_erf_topk(%arg0: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>) {
+    %0 = stablehlo.custom_call @mhlo.erf(%arg0) {mhlo.attributes = {mhlo.version = 1 : i64}, sdy.sharding = #sdy.sharding_per_value<[<@mesh_5, [{"i", ?}, {?}]>]>} : (tensor<16x8xf32>) -> tensor<16x8xf32>
+    %1:2 = stablehlo.custom_call @mhlo.topk(%0) {mhlo.attributes = {k = 2 : i64, largest = true}, mhlo.version = 1 : i64, sdy.sharding = #sdy.sharding_per_value<[<@mesh_5, [{"i", ?}, {?}]>, <@mesh_5, [{"i", ?}, {?}]>]>} : (tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi32>)
+    return %0, %1#0, %1#1 : tensor<16x8xf32>, tensor<16x2xf32>, tensor<16x2xi32>
+  }
+  func.func @callback_transform_to_tuple(%arg0: tensor<2xf64> {sdy.sharding = #sdy.sharding<@empty_mesh_0, [{}]>}) -> tensor<2xf64> {
+    %c = stablehlo.constant dense<56238273106176> : tensor<i64>
+    %0 = stablehlo.custom_call @xla_python_cpu_callback(%c, %arg0) {api_version = 2 : i32, backend_config = "56238273106176", operand_layouts = [dense<> : tensor<0xindex>, dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>], sdy.sharding = #sdy.sharding_per_value<[<@empty_mesh_0, [{}]>]>, xla_shape = "(f64[2]{0})"} : (tensor<i64>, tensor<2xf64>) -> tensor<2xf64>
+    return %0 : tensor<2xf64>
+  }
+}
+
+// -----
+// CMD: convert
+// ARGS: --pass 'xla-sdy-stablehlo-export-pipeline{clear-reverse-op-sharding=true enable-hlo-sharding-v3=true simplify-replicated-shardings=true}'
+// INPUT: file
+// From stablehlo_export_pipeline_clear_reverse_op_sharding.mlir @reverse_blocked
+// and stablehlo_export_pipeline_simplify_replicated.mlir (@simplify_replicated_sharding,
+// @simplify_explicit_replicated_sharding, @do_not_simplify_unreduced): open dims
+// and unreduced axes are not simplified.
+// CHECK: module {
+// CHECK:   func.func @reverse_blocked(%arg0: tensor<8x16xf32> {mhlo.sharding = "{mesh['axis_0'=16], [{}, {'axis_0'}]}"}) -> tensor<8x16xf32> {
+// CHECK:     %0 = stablehlo.reverse %arg0, dims = [1] : tensor<8x16xf32>
+// CHECK:     return %0 : tensor<8x16xf32>
+// CHECK:   }
+// CHECK:   func.func @simplify_replicated_sharding(%arg0: tensor<8x8xf32> {mhlo.sharding = "{replicated}"}, %arg1: tensor<8x8xf32> {mhlo.sharding = "{mesh['axis_0'=16], [{?}, {}]}"}, %arg2: tensor<8x8xf32> {mhlo.sharding = "{replicated}"}, %arg3: tensor<8x8xf32> {mhlo.sharding = "{mesh['axis_0'=16], [{}, {}], unreduced={'axis_0'}}"}) -> tensor<8x8xf32> {
+// CHECK:     return %arg0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  sdy.mesh @mesh_1 = <["axis_0"=16]>
+  func.func @reverse_blocked(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{}, {"axis_0"}]>}) -> tensor<8x16xf32> {
+    %0 = stablehlo.reverse %arg0, dims = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh_1, [{}, {"axis_0"}]>]>} : tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+  func.func @simplify_replicated_sharding(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{?}, {}]>}, %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{}, {}], replicated={"axis_0"}>}, %arg3: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{}, {}], unreduced={"axis_0"}>}) -> tensor<8x8xf32> {
+    return %arg0 : tensor<8x8xf32>
+  }
+}
