@@ -37,7 +37,7 @@ grep -qF 'sdy.mesh @mesh = <["x"=2, "y"=4]>' "$tmp/hlo.mlir" ||
 grep -qF "jax_module.mlir:7:10: warning: sdy.manual_computation left in sdy form" "$tmp/stderr" ||
   { fail "stderr names the op left in sdy form"; sed 's/^/    /' "$tmp/stderr"; }
 
-# --to sdy on the twin: the inferred mesh (facts §5.2) inserted in the body.
+# --to sdy on the twin: the inferred mesh (docs/upstream.md § Module mesh) inserted in the body.
 "$bin" convert --to sdy "$twin" >"$tmp/sdy.mlir" 2>"$tmp/stderr" || fail "convert --to sdy twin"
 [[ "$(sed -n 2p "$tmp/sdy.mlir")" == '  sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2, "_axis_2"=2]>' ]] ||
   fail "twin --to sdy: inserted mesh line"
