@@ -65,6 +65,7 @@ install(FILES ${PROJECT_BINARY_DIR}/shardbridgeConfig.cmake
 # pkg-config files, relocatable: the prefix is found from the file's own
 # place, so any --prefix works.
 file(RELATIVE_PATH sb_pc_to_prefix /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
+string(REGEX REPLACE "/$" "" sb_pc_to_prefix "${sb_pc_to_prefix}")
 set(SB_PC_PREFIX "\${pcfiledir}/${sb_pc_to_prefix}")
 # Link order: a floor before the floors it depends on.
 set(SB_PC_LIBS "")

@@ -128,7 +128,11 @@ static void exportErrors(void) {
   sb_string_view manual[1] = {{"q", 1}};
   sb_context* other = NULL;
   sb_mesh* foreign = NULL;
-  unsigned char big[sizeof(sb_export_options) + 8];
+  /* A newer caller's options: the library's struct plus a field it does not know. */
+  union {
+    sb_export_options options;
+    unsigned char bytes[sizeof(sb_export_options) + 8];
+  } big;
 
   CHECK(sb_export(bad, (const sb_mesh* const*)&m, 1, NULL, &h, &err) == SB_ERROR_INVALID);
   CHECK(h == NULL);
@@ -146,14 +150,14 @@ static void exportErrors(void) {
   options.struct_size = 0;
   CHECK_ERROR(sb_export(s, (const sb_mesh* const*)&m, 1, &options, &h, &err), err,
               SB_ERROR_INVALID_ARGUMENT, "sb_export: options->struct_size is not a size this library knows");
-  /* A newer caller's larger struct: fine while the unknown tail is zero. */
-  options.struct_size = sizeof big;
-  memset(big, 0, sizeof big);
-  memcpy(big, &options, sizeof options);
-  CHECK_OK(sb_export(s, (const sb_mesh* const*)&m, 1, (const sb_export_options*)(void*)big, &h, &err), err);
+  /* Fine while the unknown tail is zero. */
+  memset(&big, 0, sizeof big);
+  big.options = options;
+  big.options.struct_size = sizeof big;
+  CHECK_OK(sb_export(s, (const sb_mesh* const*)&m, 1, &big.options, &h, &err), err);
   sb_hlo_sharding_free(h);
-  big[sizeof big - 1] = 1;
-  CHECK_ERROR(sb_export(s, (const sb_mesh* const*)&m, 1, (const sb_export_options*)(void*)big, &h, &err),
+  big.bytes[sizeof big - 1] = 1;
+  CHECK_ERROR(sb_export(s, (const sb_mesh* const*)&m, 1, &big.options, &h, &err),
               err, SB_ERROR_INVALID_ARGUMENT,
               "sb_export: options->struct_size is not a size this library knows");
   CHECK_ERROR(sb_export(NULL, NULL, 0, NULL, &h, &err), err, SB_ERROR_INVALID_ARGUMENT,
