@@ -461,13 +461,25 @@ static void explain(void) {
   CHECK(sb_error_offset(err) != SB_NO_OFFSET);
   sb_error_free(err);
   err = NULL;
-  options.shape = "f32[15,32]";
+  /* XLA's Validate against the shape, with its message. */
+  options.shape = "f32[16,32,8]";
   options.shape_size = strlen(options.shape);
-  CHECK(sb_explain_hlo(ctx, h, m, &options, &json, &size, &err) == SB_OK ||
-        sb_error_code(err) == SB_ERROR_INVALID);
-  sb_string_free(json);
-  sb_error_free(err);
-  err = NULL;
+  CHECK_ERROR(sb_explain_hlo(ctx, h, m, &options, &json, &size, &err), err, SB_ERROR_INVALID,
+              "Number of tile assignment dimensions (excluding subgroups) is different than the input "
+              "rank. sharding={devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate}, "
+              "input_shape=f32[16,32,8]\n\tNote: While validating sharding "
+              "{devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate} against shape f32[16,32,8]");
+  CHECK(json == NULL);
+  /* A converter error after verification: a manual axis the sharding uses. */
+  {
+    sb_hlo_sharding* out = NULL;
+    sb_export_options eo = SB_EXPORT_OPTIONS_INIT;
+    eo.manual_axes = manual;
+    eo.manual_axis_count = 1;
+    CHECK_ERROR(sb_export(s, (const sb_mesh* const*)&m, 1, &eo, &out, &err), err, SB_ERROR_INVALID,
+                "operates on axis \"x\" which is already bound by a parent sdy.manual_computation op");
+    CHECK(out == NULL);
+  }
   options.shape = NULL;
   CHECK_ERROR(sb_explain_hlo(ctx, h, m, &options, &json, &size, &err), err, SB_ERROR_INVALID_ARGUMENT,
               "sb_explain_hlo: options->shape is NULL but shape_size is not 0");
