@@ -1,18 +1,46 @@
-# sb_add_floor(TARGET DIR [DEPS...]): a static library from src/DIR/*.cc (and
+# sb_add_floor(TARGET DIR [DEPS...]): the floor DIR from src/DIR/*.cc (and
 # subfolders), public headers under include/. Skipped while DIR has no sources.
+#
+# Each floor is compiled once, as the position-independent OBJECT library
+# TARGET_obj; its objects make both the static archive TARGET (what the
+# tests, the CLI and the installed C++ package link) and, through
+# sb_floor_objects, the shared C library and the Python module. DEPS are
+# other floors (or sb_proto_gen); TARGET_obj takes their usage requirements
+# (include dirs, protobuf) from DEPS_obj, TARGET links DEPS.
 function(sb_add_floor target dir)
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${dir}/*.cc)
   if(NOT srcs)
     return()
   endif()
-  add_library(${target} STATIC ${srcs})
-  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/include
-                                        PRIVATE ${PROJECT_SOURCE_DIR}/src)
-  target_compile_options(${target} PRIVATE ${SB_WARNINGS})
+  add_library(${target}_obj OBJECT ${srcs})
+  set_target_properties(${target}_obj PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${target}_obj PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+                                            PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  target_compile_options(${target}_obj PRIVATE ${SB_WARNINGS})
+  target_link_libraries(${target}_obj PUBLIC Threads::Threads)
+
+  add_library(${target} STATIC $<TARGET_OBJECTS:${target}_obj>)
+  # Installed as lib/libshardbridge_<floor>.a.
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME shardbridge_${dir})
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   foreach(dep ${ARGN})
     if(TARGET ${dep})
+      target_link_libraries(${target}_obj PUBLIC ${dep}_obj)
       target_link_libraries(${target} PUBLIC ${dep})
     endif()
   endforeach()
   target_link_libraries(${target} PUBLIC Threads::Threads)
+  set_property(GLOBAL APPEND PROPERTY SB_FLOOR_TARGETS ${target})
+endfunction()
+
+# sb_floor_objects(VAR): the object files of every floor added so far, in
+# dependency order, for a library that bundles them all.
+function(sb_floor_objects var)
+  get_property(floors GLOBAL PROPERTY SB_FLOOR_TARGETS)
+  set(objs "")
+  foreach(floor ${floors})
+    list(APPEND objs $<TARGET_OBJECTS:${floor}_obj>)
+  endforeach()
+  set(${var} ${objs} PARENT_SCOPE)
 endfunction()

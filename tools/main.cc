@@ -7,14 +7,20 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "commands.h"
+#include "sb_build_description.h"  // generated: SB_BUILD_DESCRIPTION, `git describe`
+#include "shardbridge/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"shardbridge: convert between Shardy (sdy) and XLA HloSharding shardings",
                "shardbridge"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "shardbridge 0.1.0");
+  // `shardbridge 0.1.0 (git 07390fa-dirty, protobuf 3.21.12)`
+  app.set_version_flag("--version", std::string("shardbridge ") + shardbridge::versionString() +
+                                        " (git " SB_BUILD_DESCRIPTION ", protobuf " +
+                                        shardbridge::protobufVersion() + ")");
 
   shardbridge::tools::Runner run;
   shardbridge::tools::registerSdyCommand(app, run);

@@ -261,9 +261,10 @@ Result<std::optional<int64_t>> verifySharding(TensorShardingAttr sharding, MeshA
 // The pieces are computed here rather than by sdy::getOrderedAxisRefs: that
 // function interns the cut sub-axes in an sdy::Context, which this API does
 // not take, and only the numbers are needed. Cuts come from the dimension
-// shardings and unreduced axes only, as the facts (§3) read upstream; the
-// design notes (§B.2 item 3) say replicated and manual refs are ordered too.
-// Where they differ the facts win: replicated refs never cut (so explicit
+// shardings and unreduced axes only, as upstream's getOrderedAxisRefs does
+// (docs/upstream.md § Axis refs: order and merging); the older exporter
+// ordered replicated and manual refs too (§ The older exporter).
+// This follows the newer one: replicated refs never cut (so explicit
 // replication cannot change the output, as lit @reshard shows), and manual
 // axes are whole axes, which cut nothing.
 struct AxisPiece {
@@ -475,7 +476,7 @@ Result<hlo::Mesh> toNamedMesh(MeshAttr mesh) {
                                         std::vector<int64_t>(ids.begin(), ids.end()));
 }
 
-// Upstream's V3 export (convertToNamedSharding, facts §4.4): the sdy
+// Upstream's V3 export (convertToNamedSharding, docs/upstream.md § The export pass): the sdy
 // sharding copied field by field onto a NamedSharding. `sharding` and
 // `manualAxes` are verified and `mesh` has axes.
 Result<HloSharding> convertToNamedSharding(TensorShardingAttr sharding, MeshAttr mesh,
@@ -589,11 +590,12 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
   if (options.v3) return convertToNamedSharding(sharding, mesh, manualAxes, options);
   if (manualAxes.size() == mesh.axes().size()) return HloSharding::manual();
 
-  // The design notes' exporter (§B) knew no unreduced axes: they fell into
-  // the replication group. The facts (§4.1 steps 6-7) give them their own
-  // subgroup; dropUnreducedAxes restores the old behaviour. (The notes also
-  // size the REPLICATED dim by the explicit replicated axes; the facts, step
-  // 7, by every unclaimed piece. The facts win.)
+  // The older exporter (docs/upstream.md § The older exporter) knew no
+  // unreduced axes: they fell into
+  // the replication group. The current one (§ Export steps, steps 6-7) gives them their own
+  // subgroup; dropUnreducedAxes restores the old behaviour. (The older one also
+  // sizes the REPLICATED dim by the explicit replicated axes; the current
+  // one, step 7, by every unclaimed piece, as shardbridge does.)
   std::span<const ResolvedRef> unreduced =
       options.dropUnreducedAxes ? std::span<const ResolvedRef>() : resolved.unreduced();
   std::vector<hlo::OpMetadata> metadata;

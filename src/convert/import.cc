@@ -107,7 +107,7 @@ Status checkSameDevices(const HloSharding& sharding, const hlo::Mesh& mesh, Mesh
   return okStatus();
 }
 
-// Facts §5.4 step 1: a V3 leaf copied by axis index.
+// docs/upstream.md § Import steps, step 1: a V3 leaf copied by axis index.
 Result<TensorShardingAttr> importNamed(sdy::Context& ctx, const HloSharding& sharding,
                                        MeshAttr globalMesh, sdy::MeshOrRef meshRef,
                                        int64_t rank, bool openDims) {
@@ -148,7 +148,7 @@ struct LocalToGlobal {
   }
 };
 
-// Facts §5.4 step 4: the global refs each local mesh factor stands for, by
+// docs/upstream.md § Import steps, step 4: the global refs each local mesh factor stands for, by
 // walking the global axes major to minor with gcd steps.
 Status mapLocalMeshOntoGlobal(sdy::Context& ctx, std::span<const int64_t> localMesh,
                               MeshAttr globalMesh, const HloSharding& sharding,
@@ -277,7 +277,7 @@ Result<TensorShardingAttr> importTiled(sdy::Context& ctx, const HloSharding& sha
     }
     // A subgroup dim. `last_tile_dim_replicate` keeps replication implicit;
     // typed subgroups are indexed by their own position after the data dims
-    // (upstream indexes by the factor's place in the dim: facts §5.4 step 6).
+    // (upstream indexes by the factor's place in the dim: docs/upstream.md § Import steps, step 6).
     if (sharding.replicateOnLastTileDim()) continue;
     const size_t typeIndex = static_cast<size_t>(sub.tileDimIndex - dataRank);
     if (typeIndex >= types.size()) continue;

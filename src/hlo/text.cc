@@ -1,6 +1,6 @@
 // Recursive-descent parser for XLA's sharding text, and the printer entry
 // point. Token rules follow XLA's HloLexer; productions and messages follow
-// HloParserImpl::ParseSharding and friends (facts, section b).
+// HloParserImpl::ParseSharding and friends (docs/upstream.md § HLO sharding text).
 #include "shardbridge/hlo/text.h"
 
 #include <algorithm>

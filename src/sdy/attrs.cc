@@ -10,7 +10,7 @@
 namespace shardbridge::sdy {
 namespace detail {
 
-// The storage layouts are part of the contract (design notes §A): pin them.
+// The storage layouts are part of the contract (docs/upstream.md § Attribute storage layout): pin them.
 #define SB_CHECK_LAYOUT(S)                                \
   static_assert(std::is_standard_layout_v<S>, #S);        \
   static_assert(offsetof(S, header) == 0x00, #S " header")

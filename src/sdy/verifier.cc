@@ -1,6 +1,6 @@
 // The sdy verifier (verifier.h): upstream Shardy's MeshAttr, MeshAxisAttr and
-// TensorShardingAttr rules, in upstream's order and with its wording (facts
-// §2), reporting the first violation only and never trusting the attribute to
+// TensorShardingAttr rules, in upstream's order and with its wording
+// (docs/upstream.md § Shardy verifier), reporting the first violation only and never trusting the attribute to
 // be well formed (sizes may be zero or negative, products may overflow).
 #include "shardbridge/sdy/verifier.h"
 
@@ -73,7 +73,7 @@ std::string toString(unsigned __int128 v) {
   return digits;
 }
 
-// MeshAxisAttr::verify and MeshAttr::verify, facts §2 order.
+// MeshAxisAttr::verify and MeshAttr::verify, docs/upstream.md § Shardy verifier order.
 Status verifyMeshImpl(MeshAttr mesh, const Reporter& rep) {
   if (mesh.isNull()) return rep.whole("mesh is missing");
   std::span<const MeshAxisAttr> axes = mesh.axes();

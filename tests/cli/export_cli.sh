@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI checks for `shardbridge export`: exit codes, stdout, stderr diagnostics,
 # and the stdin (`-`) and @file input conventions. Expected outputs come from
-# issue 4 ("Done when") and facts §4.3 (see tests/golden/convert/export.mlir).
+# issue 4 ("Done when") and docs/upstream.md § Worked export examples (see tests/golden/convert/export.mlir).
 #   export_cli.sh <shardbridge binary> <source dir>
 set -u
 bin="$1"
@@ -34,7 +34,7 @@ stdin_file="$tmp/stdin.txt" expect "stdin input" 0 '{devices=[4,2]<=[2,4]T(1,0)}
   export --mesh "$mesh" -
 
 printf '%s' '#sdy.sharding_per_value<[<@m, [{"x"}, {}]>, <@m, [{}, {"y"}]>]>' >"$tmp/attr.mlir"
-expect "@file input, per-value tuple (facts §4.3 ex 1 geometry)" 0 \
+expect "@file input, per-value tuple (docs/upstream.md export example 1 geometry)" 0 \
   '{{devices=[2,1,4]<=[8] last_tile_dim_replicate}, {devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}}' -- \
   export --mesh "m=$mesh" "@$tmp/attr.mlir"
 

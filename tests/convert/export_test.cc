@@ -1,9 +1,9 @@
-// Tests for convertToHloSharding (facts §4). Golden rows say where their
+// Tests for convertToHloSharding (docs/upstream.md § Export: sdy → HloSharding). Golden rows say where their
 // expectation comes from: "lit" = openxla/xla
 // xla/service/spmd/shardy/test/stablehlo_export_pipeline.mlir @19e426b0
-// (function named), "facts §4.3 ex N" = the worked examples of
-// /work/shared/facts/shardy_bridge.md, "derived" = computed by hand from the
-// algorithm of facts §4.1 (reasoning given).
+// (function named), "export example N" = docs/upstream.md § Worked export examples,
+// "derived" = computed by hand from the
+// algorithm of docs/upstream.md § Export steps (reasoning given).
 #include "shardbridge/convert/export.h"
 
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ namespace {
 
 using hlo::HloSharding;
 
-// The meshes of the upstream lit test, plus a few of the facts' examples.
+// The meshes of the upstream lit test, plus a few of docs/upstream.md's worked examples.
 const char* const kMeshes[] = {
     R"(sdy.mesh @mesh_0 = <["axis_0"=2, "axis_1"=4, "axis_2"=4]>)",
     R"(sdy.mesh @mesh_1 = <["axis_0"=16]>)",
@@ -76,42 +76,42 @@ struct GoldenRow {
 };
 
 const GoldenRow kGoldenRows[] = {
-    // --- facts §4.3 worked examples -------------------------------------
-    {"facts §4.3 ex 1 (derived there): y->pos0, x->pos1, perm [1,0]",
+    // --- docs/upstream.md § Worked export examples worked examples -------------------------------------
+    {"docs/upstream.md export example 1 (derived there): y->pos0, x->pos1, perm [1,0]",
      R"(<@xy, [{"y"}, {"x"}]>)", {}, "{devices=[4,2]<=[2,4]T(1,0)}"},
-    {"facts §4.3 ex 2; lit @split_axes", R"(<@mesh_2, [{"y"}, {"x":(2)2}]>)", {},
+    {"docs/upstream.md export example 2; lit @split_axes", R"(<@mesh_2, [{"y"}, {"x":(2)2}]>)", {},
      "{devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate}"},
-    {"facts §4.3 ex 3; lit @split_axes", R"(<@mesh_2, [{"x":(1)2}, {"x":(2)4}]>)", {},
+    {"docs/upstream.md export example 3; lit @split_axes", R"(<@mesh_2, [{"x":(1)2}, {"x":(2)4}]>)", {},
      "{devices=[2,4,4]<=[32] last_tile_dim_replicate}"},
-    {"facts §4.3 ex 4", R"(<@mesh_3, [{}, {"d"}]>)", {"a", "b"},
+    {"docs/upstream.md export example 4", R"(<@mesh_3, [{}, {"d"}]>)", {"a", "b"},
      "{devices=[1,2,4,2]<=[8,2]T(1,0) last_tile_dims={manual, replicated}}"},
-    {"facts §4.3 ex 4", R"(<@mesh_3, [{"c"}, {"d"}]>)", {"a", "b"},
+    {"docs/upstream.md export example 4", R"(<@mesh_3, [{"c"}, {"d"}]>)", {"a", "b"},
      "{devices=[2,2,4]<=[4,4]T(1,0) last_tile_dims={manual}}"},
-    {"facts §4.3 ex 4 (manual over all axes); lit @call_in_manual_computation_fully_manual",
+    {"docs/upstream.md export example 4 (manual over all axes); lit @call_in_manual_computation_fully_manual",
      R"(<@mesh_2, [{}]>)", {"x", "y"}, "{manual}"},
-    {"facts §4.3 ex 4; lit @call_in_manual_computation_partially_manual",
+    {"docs/upstream.md export example 4; lit @call_in_manual_computation_partially_manual",
      R"(<@mesh_2, [{"y"}, {}]>)", {"x"}, "{devices=[4,1,8]<=[8,4]T(1,0) last_tile_dims={manual}}"},
-    {"facts §4.3 ex 5; lit @multiple_shardings_with_device_list",
+    {"docs/upstream.md export example 5; lit @multiple_shardings_with_device_list",
      R"(<@mesh_4, [{"axis_2"}, {"axis_0", "axis_1"}]>)", {}, "{devices=[2,4]0,4,1,5,2,6,3,7}"},
-    {"facts §4.3 ex 5 (groups sorted by PartialTile); lit @multiple_shardings_with_device_list",
+    {"docs/upstream.md export example 5 (groups sorted by PartialTile); lit @multiple_shardings_with_device_list",
      R"(<@mesh_4, [{}, {"axis_1"}]>)", {},
      "{devices=[1,2,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}"},
-    {"facts §4.3 ex 6; metadata text as lit @single_output_metadata prints it",
+    {"docs/upstream.md export example 6; metadata text as lit @single_output_metadata prints it",
      R"(<@mesh_5, [{"j"}, {}], unreduced={"i"}>)", {},
      "{devices=[2,1,2]<=[2,2]T(1,0) last_tile_dims={unreduced} "
      "metadata={op_type=\"sdy::reduction_op\" op_name=\"SUM\"}}"},
-    {"facts §4.3 ex 6; metadata as lit @single_output_metadata",
+    {"docs/upstream.md export example 6; metadata as lit @single_output_metadata",
      R"(<@mesh_2, [{}, {}], unreduced={"x":(1)2, "y"}>)", {},
      "{devices=[1,1,8,4]<=[2,4,4]T(0,2,1) last_tile_dims={unreduced, replicated} "
      "metadata={op_type=\"sdy::reduction_op\" op_name=\"SUM\"}}"},
-    {"facts §4.3 ex 6 (everything unreduced collapses)",
+    {"docs/upstream.md export example 6 (everything unreduced collapses)",
      R"(<@mesh_5, [{}, {}], unreduced={"i", "j"}>)", {},
      "{unreduced metadata={op_type=\"sdy::reduction_op\" op_name=\"SUM\"}}"},
-    {"facts §4.3 ex 7; lit @mesh_with_device_id_should_be_converted_to_maximal_sharding",
+    {"docs/upstream.md export example 7; lit @mesh_with_device_id_should_be_converted_to_maximal_sharding",
      R"(<@maximal_mesh_1, []>)", {}, "{maximal device=1}"},
-    {"facts §4.3 ex 7; lit @mesh_empty_should_be_converted_to_replicated_sharding",
+    {"docs/upstream.md export example 7; lit @mesh_empty_should_be_converted_to_replicated_sharding",
      R"(<@empty_mesh, [{}, {}]>)", {}, "{replicated}"},
-    {"facts §4.1 step 1: dims of a mesh without axes are ignored",
+    {"docs/upstream.md § Export steps, step 1: dims of a mesh without axes are ignored",
      R"(<@empty_mesh, [{"zz"}]>)", {}, "{replicated}"},
     // --- lit test rows ----------------------------------------------------
     {"lit @single_output_metadata", R"(<mesh<["x"=2, "y"=4]>, [{"x"}, {}], unreduced={"y"}>)", {},
@@ -171,7 +171,7 @@ const GoldenRow kGoldenRows[] = {
     {"lit @multiple_shardings_with_device_list", R"(<@mesh_4, [{"axis_1", "axis_0"}, {}]>)", {},
      "{devices=[4,1,2]0,2,1,3,4,6,5,7 last_tile_dim_replicate}"},
     // --- derived ----------------------------------------------------------
-    {"derived: unreduced=max{...} carries op_name MAX (facts §1.4 reduction kinds, §4.3 ex 6)",
+    {"derived: unreduced=max{...} carries op_name MAX (docs/upstream.md § Tensor shardings, export example 6)",
      R"(<@xy, [{"x"}, {}], unreduced=max{"y"}>)", {},
      "{devices=[2,1,4]<=[8] last_tile_dims={unreduced} "
      "metadata={op_type=\"sdy::reduction_op\" op_name=\"MAX\"}}"},
@@ -221,7 +221,7 @@ TEST_F(ExportTest, GoldenRows) {
 TEST_F(ExportTest, OlderBehaviourDropsUnreducedAxes) {
   ExportOptions options;
   options.dropUnreducedAxes = true;
-  // Source: design notes §B (no unreduced subgroup): "y" joins the
+  // Source: docs/upstream.md § The older exporter (no unreduced subgroup): "y" joins the
   // replication group and no metadata is attached.
   auto result = run(R"(<@xy, [{"x"}, {}], unreduced={"y"}>)", {}, options);
   ASSERT_TRUE(result.has_value()) << result.error().message;
@@ -303,7 +303,7 @@ TEST_F(ExportTest, MeshWithoutAxesAndSeveralIdsIsRejected) {
 // V3 rows: hlo::printSharding of the NamedSharding leaf. "lit ... (V3)" =
 // the CHECK-V3 line of that function (enable-hlo-sharding-v3=true).
 const GoldenRow kV3Rows[] = {
-    {"lit @split_axes (V3); facts §4.4", R"(<@mesh_2, [{"x":(1)2, "x":(4)2}, {}]>)", {},
+    {"lit @split_axes (V3); docs/upstream.md § The export pass", R"(<@mesh_2, [{"x":(1)2, "x":(4)2}, {}]>)", {},
      "{mesh['x'=8,'y'=4], [{'x':(1)2, 'x':(4)2}, {}]}"},
     {"lit @split_axes (V3)", R"(<@mesh_2, [{"x":(1)2}, {"x":(2)4}]>)", {},
      "{mesh['x'=8,'y'=4], [{'x':(1)2}, {'x':(2)4}]}"},
@@ -313,23 +313,23 @@ const GoldenRow kV3Rows[] = {
      "{mesh['axis_0'=2,'axis_1'=4,'axis_2'=4], [{'axis_2'}, {'axis_0', 'axis_1'}]}"},
     {"lit @reshard (V3)", R"(<@mesh_0, [{"axis_0"}, {"axis_2"}], replicated={"axis_1"}>)", {},
      "{mesh['axis_0'=2,'axis_1'=4,'axis_2'=4], [{'axis_0'}, {'axis_2'}], replicated={'axis_1'}}"},
-    {"lit @free_axis_inside_in_out_shardings_manual_computation (V3); facts §4.4",
+    {"lit @free_axis_inside_in_out_shardings_manual_computation (V3); docs/upstream.md § The export pass",
      R"(<@mesh_5, [{"i", ?}, {?}]>)", {"j"}, "{mesh['i'=2,'j'=2], [{'i', ?}, {?}], manual={'j'}}"},
     {"lit @call_in_manual_computation_partially_manual (V3)", R"(<@mesh_2, [{"y"}, {}]>)", {"x"},
      "{mesh['x'=8,'y'=4], [{'y'}, {}], manual={'x'}}"},
-    {"lit @call_in_manual_computation_fully_manual (V3); facts §4.4", R"(<@mesh_2, [{}]>)",
+    {"lit @call_in_manual_computation_fully_manual (V3); docs/upstream.md § The export pass", R"(<@mesh_2, [{}]>)",
      {"x", "y"}, "{mesh['x'=8,'y'=4], manual}"},
     {"lit @sharding_in_manual_computation_body (V3) lists {'a', 'b'}; export.h: caller order "
      "b,a is sorted; all-empty dims are kept, as the lit row prints them",
      R"(<@mesh_3, [{}, {}]>)", {"b", "a"},
      "{mesh['a'=2,'b'=2,'c'=2,'d'=2], [{}, {}], manual={'a', 'b'}}"},
-    {"lit @single_output_metadata (V3); facts §4.4: V3 carries no reduction op",
+    {"lit @single_output_metadata (V3); docs/upstream.md § The export pass: V3 carries no reduction op",
      R"(<mesh<["x"=2, "y"=4]>, [{"x"}, {}], unreduced=min{"y"}>)", {},
      "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced={'y'}}"},
     {"export.h: manual and unreduced together are one NamedSharding",
      R"(<@abc, [{"c"}], unreduced={"b"}>)", {"a"},
      "{mesh['a'=2,'b'=2,'c'=2], [{'c'}], unreduced={'b'}, manual={'a'}}"},
-    {"lit @multiple_shardings_with_device_list (V3); facts §4.4",
+    {"lit @multiple_shardings_with_device_list (V3); docs/upstream.md § The export pass",
      R"(<@mesh_4, [{}, {"axis_0", "axis_2"}]>)", {},
      "{mesh['axis_0'=2,'axis_1'=2,'axis_2'=2], device_ids=(0,2,4,6,1,3,5,7), "
      "[{}, {'axis_0', 'axis_2'}]}"},
@@ -645,9 +645,9 @@ RC_GTEST_PROP(ExportProperty, DevicesSitWhereTheModelPutsThem, ()) {
 
 // V3 and V2 export agree: XLA's V3ToV2Sharding (hlo::toV2Sharding) of the V3
 // leaf equals the V2 leaf (XLA equality). Source: the two are upstream's two
-// renderings of one sdy sharding (facts §4.1, §4.4), and V3ToV2 lays out
-// tile dims, manual, unreduced and replicated axes in the order of facts
-// §4.1 steps 5-7. Manual axes are given in mesh order, the only order V3
+// renderings of one sdy sharding (docs/upstream.md § Export steps, § The export pass), and V3ToV2 lays out
+// tile dims, manual, unreduced and replicated axes in the order of
+// docs/upstream.md § Export steps, steps 5-7. Manual axes are given in mesh order, the only order V3
 // can express (export.h); meshes of one device are left out (V2 prints
 // `{replicated}` there by design, export.h).
 RC_GTEST_PROP(ExportProperty, V3ToV2EqualsV2Export, ()) {

@@ -1,5 +1,5 @@
-// Tests for extractCommonFactorSequence and analyzeTileAssignment (facts
-// §5.3). Rows say where their expectation comes from: "facts §5.3" = the
+// Tests for extractCommonFactorSequence and analyzeTileAssignment
+// (docs/upstream.md § Tile assignment analysis). Rows say where their expectation comes from: "upstream.md § Tile assignment analysis" = the
 // doc examples quoted there from XLA, "lit" = the mesh sizes of
 // openxla/xla xla/service/spmd/shardy/test/import_shardings.mlir @19e426b0
 // (function named), "derived" = worked by hand (reasoning given).
@@ -29,9 +29,9 @@ struct FactorRow {
 };
 
 const FactorRow kFactorRows[] = {
-    {"facts §5.3 doc example", {2, 3}, {3, 2}, {}},
-    {"facts §5.3 doc example", {4, 8}, {8, 4}, {4, 2, 4}},
-    {"facts §5.3 doc example", {6, 1, 4}, {2, 6, 2}, {2, 3, 2, 2}},
+    {"docs/upstream.md § Tile assignment analysis doc example", {2, 3}, {3, 2}, {}},
+    {"docs/upstream.md § Tile assignment analysis doc example", {4, 8}, {8, 4}, {4, 2, 4}},
+    {"docs/upstream.md § Tile assignment analysis doc example", {6, 1, 4}, {2, 6, 2}, {2, 3, 2, 2}},
     {"derived: cuts {8} and {2,8}", {8}, {2, 4}, {2, 4}},
     {"derived: identical lists are their own refinement", {7, 2, 5, 3}, {7, 2, 5, 3}, {7, 2, 5, 3}},
     {"derived: 1s are skipped anywhere", {1, 4, 1, 1}, {1, 2, 2}, {2, 2}},
@@ -43,8 +43,8 @@ const FactorRow kFactorRows[] = {
     {"derived: a product overflowing int64 is rejected",
      {int64_t{1} << 40, int64_t{1} << 40}, {int64_t{1} << 40, int64_t{1} << 40}, {}},
     {"derived: cut 6 vs cut 4 (neither divides the other)", {6, 4}, {4, 6}, {}},
-    {"facts §5.5 ex 1 fold: [8,4] with [2,16]", {8, 4}, {2, 16}, {2, 4, 4}},
-    {"facts §5.5 ex 1 fold: [2,4,4] with [2,4,4]", {2, 4, 4}, {2, 4, 4}, {2, 4, 4}},
+    {"docs/upstream.md import example 1 fold: [8,4] with [2,16]", {8, 4}, {2, 16}, {2, 4, 4}},
+    {"docs/upstream.md import example 1 fold: [2,4,4] with [2,4,4]", {2, 4, 4}, {2, 4, 4}, {2, 4, 4}},
 };
 
 TEST(ExtractCommonFactorSequence, GoldenRows) {
@@ -91,18 +91,18 @@ struct AnalysisRow {
 };
 
 const AnalysisRow kAnalysisRows[] = {
-    {"facts §5.3 example (sub-dims as listed there)", "{devices=[6,35]<=[7,10,3]T(2,1,0)}",
+    {"docs/upstream.md § Tile assignment analysis example (sub-dims as listed there)", "{devices=[6,35]<=[7,10,3]T(2,1,0)}",
      {7, 2, 5, 3},
      {{1, 0, 0, 7}, {0, 0, 1, 2}, {1, 1, 1, 5}, {0, 1, 2, 3}}},
-    {"facts §5.5 ex 1", "{devices=[4,8]<=[8,4]T(1,0)}", {8, 4}, {{1, 0, 0, 8}, {0, 0, 1, 4}}},
-    {"facts §5.5 ex 1", "{devices=[1,2,16]<=[32] last_tile_dim_replicate}", {2, 16},
+    {"docs/upstream.md import example 1", "{devices=[4,8]<=[8,4]T(1,0)}", {8, 4}, {{1, 0, 0, 8}, {0, 0, 1, 4}}},
+    {"docs/upstream.md import example 1", "{devices=[1,2,16]<=[32] last_tile_dim_replicate}", {2, 16},
      {{1, 0, 0, 2}, {2, 0, 0, 16}}},
-    {"facts §5.5 ex 1", "{devices=[4,4,2]<=[2,16]T(1,0) last_tile_dim_replicate}", {2, 4, 4},
+    {"docs/upstream.md import example 1", "{devices=[4,4,2]<=[2,16]T(1,0) last_tile_dim_replicate}", {2, 4, 4},
      {{2, 0, 0, 2}, {0, 0, 1, 4}, {1, 0, 1, 4}}},
-    {"facts §5.5 ex 4 (local [2,2,2]: dim1, replicated, dim0)",
+    {"docs/upstream.md import example 4 (local [2,2,2]: dim1, replicated, dim0)",
      "{devices=[2,2,2]<=[4,2]T(1,0) last_tile_dim_replicate}", {2, 2, 2},
      {{1, 0, 0, 2}, {2, 0, 0, 2}, {0, 0, 1, 2}}},
-    {"derived: the subgroup-fix example of facts §5.4 step 6; device dims [4,8], tile cuts "
+    {"derived: the subgroup-fix example of docs/upstream.md § Import steps, step 6; device dims [4,8], tile cuts "
      "{4,8,32} -> [4,2,4] walked minor first, then sorted by reshape dim",
      "{devices=[4,1,2,4]<=[8,4]T(1,0) last_tile_dims={unreduced, replicated}}", {2, 4, 4},
      {{2, 0, 0, 2}, {3, 0, 0, 4}, {0, 0, 1, 4}}},
@@ -145,7 +145,7 @@ struct ErrorRow {
 };
 
 const ErrorRow kErrorRows[] = {
-    {"facts §5.3: upstream aborts on this one", "{devices=[2,3]<=[2,3]T(1,0)}",
+    {"docs/upstream.md § Tile assignment analysis: upstream aborts on this one", "{devices=[2,3]<=[2,3]T(1,0)}",
      "tile assignment devices=[2,3]<=[2,3]T(1,0) has no common factorisation of its tile dims "
      "[2,3] and device dims [3,2]"},
     {"issue 4 item 4a: a transposed iota as a V1 list (item 4, not yet)",

@@ -1,10 +1,10 @@
-// Tests for convertToSdySharding / convertToSdyShardingPerValue (facts §5.4)
-// together with inferModuleMesh (facts §5.2). Rows say where their
+// Tests for convertToSdySharding / convertToSdyShardingPerValue (docs/upstream.md § Import steps)
+// together with inferModuleMesh (docs/upstream.md § Module mesh). Rows say where their
 // expectation comes from: "lit" = openxla/xla
 // xla/service/spmd/shardy/test/import_shardings.mlir @19e426b0 (function
-// named), "facts §5.5 ex N" = the worked import examples of
-// /work/shared/facts/shardy_bridge.md, "derived" = worked by hand from the
-// algorithm of facts §5.3–§5.4 (reasoning given).
+// named), "import example N" = docs/upstream.md § Worked import examples,
+// "derived" = worked by hand from the
+// algorithm of docs/upstream.md § Tile assignment analysis and § Import steps (reasoning given).
 #include "shardbridge/convert/import.h"
 
 #include <gtest/gtest.h>
@@ -48,7 +48,7 @@ struct ModuleRow {
 };
 
 const ModuleRow kModuleRows[] = {
-    {"lit @non_trivial_common_mesh + @multiple_shardings (one module); facts §5.5 ex 1",
+    {"lit @non_trivial_common_mesh + @multiple_shardings (one module); docs/upstream.md import example 1",
      {{"{devices=[4,8]<=[8,4]T(1,0)}", {2}},
       {"{devices=[1,2,16]<=[32] last_tile_dim_replicate}", {2}},
       {"{devices=[4,4,2]<=[2,16]T(1,0) last_tile_dim_replicate}", {2}},
@@ -74,7 +74,7 @@ const ModuleRow kModuleRows[] = {
     {"lit @fully_replicated",
      {{"{devices=[4,1,8]<=[8,4]T(1,0) last_tile_dim_replicate}", {2}}, {"{replicated}", {2}}},
      {R"(#sdy.sharding<@mesh, [{"_axis_1"}, {}]>)", R"(#sdy.sharding<@mesh, [{}, {}]>)"}},
-    {"lit @prime_number; facts §5.5 ex 5",
+    {"lit @prime_number; docs/upstream.md import example 5",
      {{"{devices=[6,35]<=[7,10,3]T(2,1,0)}", {2}}, {"{replicated}", {2}}},
      {R"(#sdy.sharding<@mesh, [{"_axis_3", "_axis_1"}, {"_axis_2", "_axis_0"}]>)",
       R"(#sdy.sharding<@mesh, [{}, {}]>)"}},
@@ -103,16 +103,16 @@ const ModuleRow kModuleRows[] = {
      {{"{replicated}", {0}}, {"{devices=[4,8]<=[8,4]T(1,0)}", {2}}, {"{{replicated}}", {0}}},
      {"#sdy.sharding<@mesh, []>", R"(#sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>)",
       "#sdy.sharding_per_value<[<@mesh, []>]>"}},
-    {"derived: openDims opens every dim of a tiled and a replicated sharding (facts §5.4 3, 5)",
+    {"derived: openDims opens every dim of a tiled and a replicated sharding (docs/upstream.md § Import steps, steps 3 and 5)",
      {{"{devices=[4,1,8]<=[8,4]T(1,0) last_tile_dim_replicate}", {2}, true},
       {"{replicated}", {1}, true}},
      {R"(#sdy.sharding<@mesh, [{"_axis_1", ?}, {?}]>)", "#sdy.sharding<@mesh, [{?}]>"}},
-    {"derived: the subgroup fix (facts §5.4 step 6): local mesh [2,4,4] (see "
+    {"derived: the subgroup fix (docs/upstream.md § Import steps, step 6): local mesh [2,4,4] (see "
      "factorization_test); the UNREDUCED dim owns _axis_0, the REPLICATED dim _axis_1; upstream "
      "would give [{\"_axis_2\"}, {}], unreduced={\"_axis_0\", \"_axis_1\"}",
      {{"{devices=[4,1,2,4]<=[8,4]T(1,0) last_tile_dims={unreduced, replicated}}", {2}}},
      {R"(#sdy.sharding<@mesh, [{"_axis_2"}, {}], replicated={"_axis_1"}, unreduced={"_axis_0"}>)"}},
-    {"derived: V3 leaves keep their mesh and names (facts §5.2, §5.4 step 1)",
+    {"derived: V3 leaves keep their mesh and names (docs/upstream.md § Module mesh, § Import steps, step 1)",
      {{"{mesh['x'=2,'y'=4,'z'=2], [{'y'}, {'x', ?}], replicated={'z'}}", {2}},
       {"{devices=[2,8]<=[16]}", {2}}},
      {R"(#sdy.sharding<@mesh, [{"y"}, {"x"}], replicated={"z"}>)",
@@ -172,9 +172,9 @@ struct SingleRow {
 const std::map<int64_t, std::string> kSingleDeviceNames = {{3, "single_device_3"}};
 
 const SingleRow kSingleRows[] = {
-    {"facts §5.5 ex 2 (sub-axes)", R"(<["x"=4, "y"=2]>)", "{devices=[2,4]<=[8]}", 2, false,
+    {"docs/upstream.md import example 2 (sub-axes)", R"(<["x"=4, "y"=2]>)", "{devices=[2,4]<=[8]}", 2, false,
      R"(#sdy.sharding<@mesh, [{"x":(1)2}, {"x":(2)2, "y"}]>)"},
-    {"facts §5.5 ex 2 (sub-axes)", R"(<["x"=16]>)", "{devices=[4,4]<=[16]}", 2, false,
+    {"docs/upstream.md import example 2 (sub-axes)", R"(<["x"=16]>)", "{devices=[4,4]<=[16]}", 2, false,
      R"(#sdy.sharding<@mesh, [{"x":(1)4}, {"x":(4)4}]>)"},
     {"upstream unit test TransposedWithReplicatedAxis", R"(<["x"=2, "y"=4, "z"=2]>)",
      "{devices=[2,2,4]<=[2,4,2]T(2,0,1) last_tile_dim_replicate}", 2, false,
@@ -195,36 +195,36 @@ const SingleRow kSingleRows[] = {
     {"upstream unit test NamedShardingEmptyDimShardings", R"(<["x"=2, "y"=2]>)",
      "{mesh['x'=2,'y'=2], unreduced}", 2, false,
      R"(#sdy.sharding<@mesh, [{}, {}], unreduced={"x", "y"}>)"},
-    {"facts §5.5 ex 3 (size-1 axes skipped)", R"(<["x"=1, "y"=4, "z"=2]>)",
+    {"docs/upstream.md import example 3 (size-1 axes skipped)", R"(<["x"=1, "y"=4, "z"=2]>)",
      "{devices=[4,2]<=[8]}", 2, true, R"(#sdy.sharding<@mesh, [{"y", ?}, {"z", ?}]>)"},
-    {"facts §5.5 ex 3 (size-1 axes skipped)", R"(<["y"=4, "x"=1, "z"=2]>)",
+    {"docs/upstream.md import example 3 (size-1 axes skipped)", R"(<["y"=4, "x"=1, "z"=2]>)",
      "{devices=[4,2]<=[8]}", 2, true, R"(#sdy.sharding<@mesh, [{"y", ?}, {"z", ?}]>)"},
     {"derived: size-1 axes at the end are never reached", R"(<["y"=4, "z"=2, "w"=1]>)",
      "{devices=[8]<=[8]}", 1, false, R"(#sdy.sharding<@mesh, [{"y", "z"}]>)"},
-    {"facts §5.5 ex 4 (partial replication with transpose)", R"(<["x"=2, "y"=4]>)",
+    {"docs/upstream.md import example 4 (partial replication with transpose)", R"(<["x"=2, "y"=4]>)",
      "{devices=[2,2,2]<=[4,2]T(1,0) last_tile_dim_replicate}", 2, false,
      R"(#sdy.sharding<@mesh, [{"y":(2)2}, {"x"}]>)"},
-    {"derived: inverse of facts §4.3 ex 1 ({devices=[4,2]<=[2,4]T(1,0)} from [{y},{x}])",
+    {"derived: inverse of docs/upstream.md export example 1 ({devices=[4,2]<=[2,4]T(1,0)} from [{y},{x}])",
      R"(<["x"=2, "y"=4]>)", "{devices=[4,2]<=[2,4]T(1,0)}", 2, false,
      R"(#sdy.sharding<@mesh, [{"y"}, {"x"}]>)"},
-    {"derived: inverse of facts §4.3 ex 2; local [2,2,2,4]: x:(1)2 replicated, x:(2)2 dim 1, "
+    {"derived: inverse of docs/upstream.md export example 2; local [2,2,2,4]: x:(1)2 replicated, x:(2)2 dim 1, "
      "x:(4)2 replicated, y dim 0",
      R"(<["x"=8, "y"=4]>)", "{devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate}", 2,
      false, R"(#sdy.sharding<@mesh, [{"y"}, {"x":(2)2}]>)"},
-    {"derived: inverse of facts §4.3 ex 6 (unreduced, SUM by default)", R"(<["i"=2, "j"=2]>)",
+    {"derived: inverse of docs/upstream.md export example 6 (unreduced, SUM by default)", R"(<["i"=2, "j"=2]>)",
      "{devices=[2,1,2]<=[2,2]T(1,0) last_tile_dims={unreduced}}", 2, false,
      R"(#sdy.sharding<@mesh, [{"j"}, {}], unreduced={"i"}>)"},
-    {"derived: reduction op from the metadata the exporter writes (facts §4.3 ex 6)",
+    {"derived: reduction op from the metadata the exporter writes (docs/upstream.md export example 6)",
      R"(<["i"=2, "j"=2]>)",
      R"({devices=[2,1,2]<=[2,2]T(1,0) last_tile_dims={unreduced} metadata={op_type="sdy::reduction_op" op_name="MAX"}})",
      2, false, R"(#sdy.sharding<@mesh, [{"j"}, {}], unreduced=max{"i"}>)"},
-    {"derived: inverse of facts §4.3 ex 6 ({unreduced, replicated}): local [2,4,4] onto x=8,y=4 "
+    {"derived: inverse of docs/upstream.md export example 6 ({unreduced, replicated}): local [2,4,4] onto x=8,y=4 "
      "-> x:(1)2 unreduced, x:(2)4 replicated, y unreduced",
      R"(<["x"=8, "y"=4]>)",
      R"({devices=[1,1,8,4]<=[2,4,4]T(0,2,1) last_tile_dims={unreduced, replicated} metadata={op_type="sdy::reduction_op" op_name="MIN"}})",
      2, false,
      R"(#sdy.sharding<@mesh, [{}, {}], replicated={"x":(2)4}, unreduced=min{"x":(1)2, "y"}>)"},
-    {"derived: a MANUAL subgroup leaves nothing (facts §5.4 step 6); inverse of facts §4.3 ex 4",
+    {"derived: a MANUAL subgroup leaves nothing (docs/upstream.md § Import steps, step 6); inverse of docs/upstream.md export example 4",
      R"(<["a"=2, "b"=2, "c"=2, "d"=2]>)",
      "{devices=[1,2,4,2]<=[8,2]T(1,0) last_tile_dims={manual, replicated}}", 2, false,
      R"(#sdy.sharding<@mesh, [{}, {"d"}], replicated={"c"}>)"},
@@ -232,23 +232,23 @@ const SingleRow kSingleRows[] = {
      R"(<["x"=2]>)",
      R"({devices=[2]<=[2] metadata={op_type="sdy::reduction_op" op_name="MAX"}})", 1, false,
      R"(#sdy.sharding<@mesh, [{"x"}]>)"},
-    {"facts §5.4 step 2: single device, rank ignored", R"(<["x"=2]>)", "{maximal device=3}", 2,
+    {"docs/upstream.md § Import steps, step 2: single device, rank ignored", R"(<["x"=2]>)", "{maximal device=3}", 2,
      true, "#sdy.sharding<@single_device_3, []>"},
-    {"facts §5.4 step 3: replicated", R"(<["x"=2]>)", "{replicated}", 2, false,
+    {"docs/upstream.md § Import steps, step 3: replicated", R"(<["x"=2]>)", "{replicated}", 2, false,
      "#sdy.sharding<@mesh, [{}, {}]>"},
-    {"facts §5.4 step 3: manual", R"(<["x"=2]>)", "{manual}", 1, false,
+    {"docs/upstream.md § Import steps, step 3: manual", R"(<["x"=2]>)", "{manual}", 1, false,
      "#sdy.sharding<@mesh, [{}]>"},
-    {"facts §5.4 step 3: unknown is open", R"(<["x"=2]>)", "{unknown}", 2, false,
+    {"docs/upstream.md § Import steps, step 3: unknown is open", R"(<["x"=2]>)", "{unknown}", 2, false,
      "#sdy.sharding<@mesh, [{?}, {?}]>"},
     {"derived: {unreduced} (upstream aborts) is every mesh axis unreduced, the inverse of the "
-     "export's collapse (facts §4.3 ex 6); size-1 axes are left out",
+     "export's collapse (docs/upstream.md export example 6); size-1 axes are left out",
      R"(<["x"=2, "one"=1, "y"=4]>)",
      R"({unreduced metadata={op_type="sdy::reduction_op" op_name="MIN"}})", 1, false,
      R"(#sdy.sharding<@mesh, [{}], unreduced=min{"x", "y"}>)"},
-    {"facts §5.4 step 1: V3 copied by axis index onto the global names; closed without openDims",
+    {"docs/upstream.md § Import steps, step 1: V3 copied by axis index onto the global names; closed without openDims",
      R"(<["p"=2, "q"=4]>)", "{mesh['a'=2,'b'=4], [{'b'}, {'a', ?}]}", 2, false,
      R"(#sdy.sharding<@mesh, [{"q"}, {"p"}]>)"},
-    {"facts §5.4 step 1: with openDims only dims V3 leaves open are open; sub-axes keep "
+    {"docs/upstream.md § Import steps, step 1: with openDims only dims V3 leaves open are open; sub-axes keep "
      "(pre)size",
      R"(<["p"=2, "q"=4]>)", "{mesh['a'=2,'b'=4], [{'b':(2)2}, {'a', ?}], unreduced={'b':(1)2}}",
      2, true, R"(#sdy.sharding<@mesh, [{"q":(2)2}, {"p", ?}], unreduced={"q":(1)2}>)"},
@@ -276,11 +276,11 @@ const SingleRow kSingleRows[] = {
      "{devices=[2,2]<=[4] last_tile_dim_replicate}", 2, false,
      "sharding {devices=[2,2]<=[4] last_tile_dim_replicate} tiles 1 dimensions but the tensor has "
      "rank 2"},
-    {"facts §5.3: V1 lists are not imported yet", R"(<["x"=2, "y"=2]>)",
+    {"docs/upstream.md § Tile assignment analysis: V1 lists are not imported yet", R"(<["x"=2, "y"=2]>)",
      "{devices=[2,2]0,2,1,3}", 2, false,
      "tile assignment devices=[2,2]0,2,1,3 is an explicit device list that is not iota; only iota "
      "device orders can be imported"},
-    {"facts §5.3: no factorisation", R"(<["x"=6]>)", "{devices=[2,3]<=[2,3]T(1,0)}", 2, false,
+    {"docs/upstream.md § Tile assignment analysis: no factorisation", R"(<["x"=6]>)", "{devices=[2,3]<=[2,3]T(1,0)}", 2, false,
      "tile assignment devices=[2,3]<=[2,3]T(1,0) has no common factorisation of its tile dims "
      "[2,3] and device dims [3,2]"},
     {"derived: a mesh with device_ids is not matched by sizes", R"(<["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>)",
@@ -333,7 +333,7 @@ TEST(ConvertToSdySharding, GoldenRows) {
 }
 
 TEST(ConvertToSdySharding, ReplicatedKeepsReductionOp) {
-  // facts §5.4 step 3 (newest): the reduction op is taken from the sharding
+  // docs/upstream.md § Import steps, step 3 (newest): the reduction op is taken from the sharding
   // even without unreduced axes; it does not show in the text.
   sdy::Context ctx;
   auto mesh = sdy::parseMesh(ctx, R"(<["x"=2]>)");
@@ -613,7 +613,7 @@ std::vector<int64_t> genFactorisation(int64_t n, bool withOnes) {
 // import, as upstream) or an UNREDUCED subgroup out of mesh order (then the
 // tiles still hold the same devices). Nothing aborts.
 RC_GTEST_PROP(ImportProps, ImportOfAnyIotaReexportsOrFails, ()) {
-  // One device is `{replicated}` once read (facts §5.1), so it is left out.
+  // One device is `{replicated}` once read (docs/upstream.md § Reading mhlo.sharding), so it is left out.
   const int64_t devices = *rc::gen::element<int64_t>(2, 4, 6, 8, 12, 16, 30, 36, 48, 64, 210);
   std::vector<int64_t> reshape = genFactorisation(devices, false);
   std::vector<int> perm(reshape.size());

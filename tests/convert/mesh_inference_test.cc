@@ -1,7 +1,7 @@
-// Tests for inferModuleMesh (facts §5.2). Rows say where their expectation
+// Tests for inferModuleMesh (docs/upstream.md § Module mesh). Rows say where their expectation
 // comes from: "lit" = openxla/xla
 // xla/service/spmd/shardy/test/import_shardings.mlir @19e426b0 (function
-// named; its CHECK lines give the sdy.mesh ops), "facts §5.5 ex N" = the
+// named; its CHECK lines give the sdy.mesh ops), "import example N" = the
 // worked import examples, "derived" = worked by hand (reasoning given).
 #include "shardbridge/convert/mesh_inference.h"
 
@@ -49,14 +49,14 @@ struct Row {
 };
 
 const Row kRows[] = {
-    {"lit @non_trivial_common_mesh + @multiple_shardings (one module); facts §5.5 ex 1",
+    {"lit @non_trivial_common_mesh + @multiple_shardings (one module); docs/upstream.md import example 1",
      {"{devices=[4,8]<=[8,4]T(1,0)}", "{devices=[1,2,16]<=[32] last_tile_dim_replicate}",
       "{devices=[4,4,2]<=[2,16]T(1,0) last_tile_dim_replicate}",
       "{devices=[1,8,4]<=[2,4,4]T(0,2,1) last_tile_dim_replicate}",
       "{devices=[1,4,8]<=[2,4,4]T(1,0,2) last_tile_dim_replicate}", "{devices=[8,4]<=[32]}",
       "{devices=[8,1,4]<=[2,4,4]T(1,0,2) last_tile_dim_replicate}"},
      {R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4, "_axis_2"=4]>)"}},
-    {"facts §5.5 ex 1, other order (the fold is order-independent)",
+    {"docs/upstream.md import example 1, other order (the fold is order-independent)",
      {"{devices=[4,4,2]<=[2,16]T(1,0) last_tile_dim_replicate}",
       "{devices=[1,2,16]<=[32] last_tile_dim_replicate}", "{devices=[4,8]<=[8,4]T(1,0)}"},
      {R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4, "_axis_2"=4]>)"}},
@@ -67,7 +67,7 @@ const Row kRows[] = {
      {R"(sdy.mesh @mesh = <["_axis_0"=8, "_axis_1"=4]>)"}},
     {"lit @fully_replicated", {"{devices=[4,1,8]<=[8,4]T(1,0) last_tile_dim_replicate}", "{replicated}"},
      {R"(sdy.mesh @mesh = <["_axis_0"=8, "_axis_1"=4]>)"}},
-    {"lit @prime_number; facts §5.5 ex 5", {"{devices=[6,35]<=[7,10,3]T(2,1,0)}", "{replicated}"},
+    {"lit @prime_number; docs/upstream.md import example 5", {"{devices=[6,35]<=[7,10,3]T(2,1,0)}", "{replicated}"},
      {R"(sdy.mesh @mesh = <["_axis_0"=7, "_axis_1"=2, "_axis_2"=5, "_axis_3"=3]>)"}},
     {"lit @prime_number_2",
      {"{devices=[33,10,1,7]<=[2,3,5,7,11]T(1,4,2,0,3)}",
@@ -102,10 +102,10 @@ const Row kRows[] = {
     {"derived: a V1 list in identity order is folded as its iota [2,2]<=[4]",
      {"{devices=[2,2]0,1,2,3}", "{devices=[4]<=[4]}"},
      {R"(sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>)"}},
-    {"facts §5.2: a V3 leaf supplies the mesh (names, sizes)",
+    {"docs/upstream.md § Module mesh: a V3 leaf supplies the mesh (names, sizes)",
      {"{devices=[8]<=[8]}", "{mesh['a'=2,'b'=4], [{'a'}, {}]}"},
      {R"(sdy.mesh @mesh = <["a"=2, "b"=4]>)"}},
-    {"facts §5.2: a V3 leaf supplies the mesh's device ids",
+    {"docs/upstream.md § Module mesh: a V3 leaf supplies the mesh's device ids",
      {"{mesh['x'=2,'y'=2], device_ids=(0,2,1,3), [{'x'}]}"},
      {R"(sdy.mesh @mesh = <["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>)"}},
     {"derived: the first V3 leaf with axes wins; a V3 maximal mesh is a single device",
@@ -141,10 +141,10 @@ const ErrorRow kErrorRows[] = {
     {"derived: different device counts", {"{devices=[4]<=[4]}", "{devices=[8]<=[8]}"},
      "no common mesh for shardings {devices=[4]<=[4]} and {devices=[8]<=[8]}: local meshes [4] "
      "and [8] have no common factorisation"},
-    {"facts §5.3: upstream aborts on a V1 list", {"{devices=[2,2]0,2,1,3}"},
+    {"docs/upstream.md § Tile assignment analysis: upstream aborts on a V1 list", {"{devices=[2,2]0,2,1,3}"},
      "tile assignment devices=[2,2]0,2,1,3 is an explicit device list that is not iota; only "
      "iota device orders can be imported"},
-    {"facts §5.3: upstream aborts on an iota without a factorisation",
+    {"docs/upstream.md § Tile assignment analysis: upstream aborts on an iota without a factorisation",
      {"{devices=[2,3]<=[2,3]T(1,0)}"},
      "tile assignment devices=[2,3]<=[2,3]T(1,0) has no common factorisation of its tile dims "
      "[2,3] and device dims [3,2]"},

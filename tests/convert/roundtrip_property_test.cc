@@ -14,7 +14,7 @@
 //       operator==) on tiled shardings without MANUAL subgroups or shard
 //       groups, via the module mesh inference with the any-order option
 //       (any_order.h); `{unknown}` comes back `{replicated}` and `{manual}`
-//       is dropped, as upstream (facts §5.4).
+//       is dropped, as upstream (docs/upstream.md § Import steps).
 //
 // Sizes follow RapidCheck's size parameter (0..100): most cases are small
 // and only the largest sizes reach 65,536 devices, so 10,000 cases stay
@@ -485,7 +485,7 @@ RC_GTEST_PROP(RoundTripProps, ImportThenExportIsTheIdentity, ()) {
   const int64_t cap = !explicitList ? std::min<int64_t>(65536, deviceCap(size) * 4)
                       : size < 92   ? deviceCap(size) / 4
                                     : deviceCap(size);
-  // At least two devices: one device reads back `{replicated}` (facts §5.1).
+  // At least two devices: one device reads back `{replicated}` (docs/upstream.md § Reading mhlo.sharding).
   const int64_t n = genDeviceCount(std::max<int64_t>(cap, 2));
   const HloSharding input = genTiled(n, explicitList);
   RC_TAG(explicitList ? "V1 list" : "iota", deviceBucket(n));

@@ -1,6 +1,6 @@
 // Tests for HloSharding factories, normalisation, predicates, equality and
 // printing. Golden strings from upstream xla/service/hlo_sharding_test.cc
-// (test names cited) and the facts file (sections b, f).
+// (test names cited) and docs/upstream.md § HLO sharding text and § HloSharding semantics.
 #include "shardbridge/hlo/hlo_sharding.h"
 
 #include <gtest/gtest.h>
@@ -159,7 +159,7 @@ TEST(HloShardingTest, PartialTileAndSubgroupNormalization) {
       {"partial tile: split + sort",
        HloSharding::partialTile(iota({4, 4}, {2, 2, 2, 2}, {3, 2, 1, 0})),
        "{devices=[4,4]<=[4,2,2]T(2,1,0) last_tile_dim_replicate}"},
-      {"facts: iota -> V1 fallback", HloSharding::partialTile(iota({2, 3, 4}, {2, 3, 4}, {2, 1, 0})),
+      {"upstream.md § XLA's canonicalisation: iota -> V1 fallback", HloSharding::partialTile(iota({2, 3, 4}, {2, 3, 4}, {2, 1, 0})),
        "{devices=[2,3,4]0,4,12,16,1,8,13,20,5,9,17,21,2,6,14,18,3,10,15,22,7,11,19,23 "
        "last_tile_dim_replicate}"},
       {"subgroup: none", HloSharding::subgroup(iota({2, 2}), {}), "{devices=[2,2]<=[4]}"},

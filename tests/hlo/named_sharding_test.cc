@@ -1,7 +1,7 @@
 // The V3 model and the V2 <-> V3 conversions. Golden vectors cite their
 // upstream source: xla/hlo/utils/hlo_sharding_util_test.cc (V3ToV2),
 // xla/service/spmd/spmd_partitioner_util_test.cc (ToNamedSharding via
-// CanonicalizeSharding), facts xla_hlosharding.md §f and shardy_bridge.md §5.5.
+// CanonicalizeSharding), docs/upstream.md § HloSharding semantics and § Worked import examples.
 #include "shardbridge/hlo/named_sharding.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +36,7 @@ TEST_P(ToNamed, ConvertsAndBack) {
   auto back = toV2Sharding(*v3);
   ASSERT_TRUE(back.has_value());
   EXPECT_TRUE(*back == v2) << back->toString();
-  EXPECT_TRUE(*v3 == v2);  // facts §f: V3 vs V2 compares after V3 -> V2
+  EXPECT_TRUE(*v3 == v2);  // docs/upstream.md § HloSharding semantics: V3 vs V2 compares after V3 -> V2
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -54,11 +54,11 @@ INSTANTIATE_TEST_SUITE_P(
         Conversion{"{devices=[6,35]<=[7,10,3]T(2,1,0)}",
                    "{mesh['axis_0'=7,'axis_1'=2,'axis_2'=5,'axis_3'=3], [{'axis_3', 'axis_1'}, "
                    "{'axis_2', 'axis_0'}]}"},
-        // facts, last section: explicit lists keep size-1 axes; unreduced ascending.
+        // As upstream's ToNamedSharding behaves (docs/upstream.md § HloSharding semantics): explicit lists keep size-1 axes; unreduced ascending.
         Conversion{"{devices=[1,4,2]0,4,1,5,2,6,3,7 last_tile_dims={unreduced}}",
                    "{mesh['axis_0'=1,'axis_1'=4,'axis_2'=2], device_ids=(0,4,1,5,2,6,3,7), "
                    "[{'axis_0'}, {'axis_1'}], unreduced={'axis_2'}}"},
-        // XLA aborts here (facts, last section); shardbridge uses device_ids.
+        // XLA aborts here (docs/upstream.md § HloSharding semantics); shardbridge uses device_ids.
         Conversion{"{devices=[4,2,5]<=[2,2,2,5]T(1,3,0,2)}",
                    "{mesh['axis_0'=4,'axis_1'=2,'axis_2'=5], device_ids=([2,2,2,5]T(1,3,0,2)), "
                    "[{'axis_0'}, {'axis_1'}, {'axis_2'}]}"},

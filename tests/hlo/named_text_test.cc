@@ -1,7 +1,7 @@
 // V3 named-sharding text: parse -> print round trips and located errors.
 // Canonical rows are upstream's expectations (xla/hlo/parser/hlo_parser_test.cc
-// and xla/hlo/ir/named_sharding_test.cc, quoted as the facts' XLA prints them;
-// facts xla_hlosharding.md §b, shardy_bridge.md §4.4).
+// and xla/hlo/ir/named_sharding_test.cc, quoted as XLA prints them (docs/upstream.md § HLO sharding text);
+// docs/upstream.md § HLO sharding text, § The export pass).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "{mesh['a'=2,'b'=4,'c'=3,'d'=8], [{'a'}], replicated={'c'}, "
                   "unreduced={'d':(4)2}, manual={'b':(2)2}, metadata={{op_name=\"foo\"}, "
                   "{op_name=\"bar\"}}}"},
-        // V3 metadata prints as a list even for one entry (facts §b).
+        // V3 metadata prints as a list even for one entry (docs/upstream.md § HLO sharding text).
         RoundTrip{"{mesh['a'=2], [{'a'}], metadata={op_name=\"x\"}}",
                   "{mesh['a'=2], [{'a'}], metadata={{op_name=\"x\"}}}"},
         // shardy_bridge.md §4.4 examples.

@@ -1,5 +1,5 @@
 // Tests for HloSharding::validate and tile geometry. Cases from upstream
-// xla/service/hlo_sharding_test.cc (test names cited) and the facts file
+// xla/service/hlo_sharding_test.cc (test names cited) and docs/upstream.md
 // (section f, Validate and tile geometry).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,7 +1,7 @@
 // Tests for the sharding text parser and printer: {input, canonical} rows,
 // {bad input, message, offset} rows, and RapidCheck round trips. Rows cite
 // their source: upstream xla/hlo/parser/hlo_parser_test.cc /
-// xla/service/hlo_sharding_test.cc, the facts file, or issue 3.
+// xla/service/hlo_sharding_test.cc, docs/upstream.md, or issue 3.
 #include "shardbridge/hlo/text.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ struct GoodRow {
 
 TEST(ShardingTextTest, ParsesAndPrintsCanonically) {
   const GoodRow rows[] = {
-      // Every printed form (facts, section b).
+      // Every printed form (docs/upstream.md § HLO sharding text).
       {"{replicated}", "{replicated}"},
       {"{manual}", "{manual}"},
       {"{unknown}", "{unknown}"},
@@ -50,7 +50,7 @@ TEST(ShardingTextTest, ParsesAndPrintsCanonically) {
       {"{devices=[2,2]<=[2,2]T(0,1)}", "{devices=[2,2]<=[4]}"},
       {"{devices=[2,1,2]3,2,1,0 last_tile_dims={replicated}}",
        "{devices=[2,1,2]2,3,0,1 last_tile_dim_replicate}"},
-      // Forms accepted but never printed (facts, section b).
+      // Forms accepted but never printed (docs/upstream.md § HLO sharding text).
       {"{maximal devices=[1]5}", "{maximal device=5}"},
       {"{device=5 maximal}", "{maximal device=5}"},
       {"{last_tile_dim_replicate devices=[2,2]<=[4]}", "{devices=[2,2]<=[4] last_tile_dim_replicate}"},
@@ -72,7 +72,7 @@ TEST(ShardingTextTest, ParsesAndPrintsCanonically) {
       {"{devices=[2]0,1 devices=[2]2,3}", "{devices=[2,2]0,1,2,3}"},
       {"  { /* c */ replicated // to end of line\n }  ", "{replicated}"},
       {"{{replicated}, /*index=1*/{manual}}", "{{replicated}, {manual}}"},
-      // Metadata (facts, section b; HloShardingTest ToString rows).
+      // Metadata (docs/upstream.md § HLO sharding text; HloShardingTest ToString rows).
       {"{replicated metadata={op_name=\"a\"}}", "{replicated}",
        "{replicated metadata={op_name=\"a\"}}"},
       {"{replicated metadata={{op_name=\"a\"}}}", "{replicated}",

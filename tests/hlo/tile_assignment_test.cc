@@ -1,6 +1,6 @@
 // Tests for TileAssignment / IotaTileAssignment. Golden vectors come from
 // upstream xla/hlo/ir/tile_assignment_test.cc (test names cited per row) and
-// the canonicalisation / transpose examples of the facts file (section c).
+// the canonicalisation / transpose examples of docs/upstream.md § Iota tile assignments.
 #include "shardbridge/hlo/tile_assignment.h"
 
 #include <gtest/gtest.h>
@@ -158,7 +158,7 @@ TEST(TileAssignmentTest, Equality) {
   auto ta7 = TileAssignment::fromDevices(I64s{2, 3}, {0, 1, 2, 3, 4, 5}).value();
   EXPECT_EQ(ta1, ta7);
   EXPECT_FALSE(ta1.isMaterialized());  // compared without materialising
-  // Dims matter (facts, section c).
+  // Dims matter (docs/upstream.md § Iota tile assignments).
   EXPECT_NE(TileAssignment::iota(I64s{4}).value(), TileAssignment::iota(I64s{2, 2}).value());
   // Issue 3: {devices=[2,2]0,2,1,3} == {devices=[2,2]<=[2,2]T(1,0)}.
   EXPECT_EQ(TileAssignment::fromDevices(I64s{2, 2}, {0, 2, 1, 3}).value(),

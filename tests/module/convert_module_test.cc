@@ -82,7 +82,7 @@ TEST(ExportModule, ManualComputationKeepsItsMeshAndWarns) {
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_NE(r->text.find("sdy.mesh @a"), std::string::npos);
   EXPECT_EQ(r->text.find("sdy.mesh @b"), std::string::npos);
-  // Export rule facts §4.1: [{"y"}] with manual {"x"} on x=2,y=2.
+  // Export rule docs/upstream.md § Export steps: [{"y"}] with manual {"x"} on x=2,y=2.
   EXPECT_NE(r->text.find("{mhlo.sharding = \"{devices=[2,2]<=[2,2]T(1,0) last_tile_dims={manual}}\"}"),
             std::string::npos)
       << r->text;
@@ -186,7 +186,7 @@ TEST(ImportModule, UpstreamOrderFailsWhereUpstreamAborts) {
 }
 
 // Property: on random modules whose shardings use no manual axes, export,
-// import and export again give the same mhlo.sharding strings (facts §6:
+// import and export again give the same mhlo.sharding strings (docs/upstream.md § What the V2 round trip loses:
 // the V2 strings survive although names and axis boundaries do not).
 RC_GTEST_PROP(ModuleRoundTrip, ExportImportExportKeepsStrings, ()) {
   const std::vector<std::string> names = {"a", "b", "c"};

@@ -29,7 +29,7 @@ HloSharding text(const std::string& s) {
   return r ? *r : HloSharding();
 }
 
-// --- the ladder, one failure per row, in XLA's order (facts §d) -------------
+// --- the ladder, one failure per row, in XLA's order (docs/upstream.md § FromProto) -------------
 
 struct LadderError {
   const char* proto;
@@ -122,7 +122,7 @@ TEST(FromProto, AcceptedShapes) {
       {"type: MAXIMAL tile_assignment_dimensions: 1 tile_assignment_devices: 7",
        "{maximal device=7}"},
       {"type: MAXIMAL tile_assignment_devices: -1", "{maximal device=-1}"},
-      // Step 8: one device is replicated, even without dims (facts §d.8).
+      // Step 8: one device is replicated, even without dims (docs/upstream.md § FromProto, step 8).
       {"type: OTHER tile_assignment_devices: 3", "{replicated}"},
       {"type: OTHER iota_reshape_dims: [1, 1] iota_transpose_perm: [1, 0]", "{replicated}"},
       {"type: OTHER tile_assignment_devices: 3 metadata { op_name: \"m\" } is_shard_group: true "
@@ -234,7 +234,7 @@ std::string hex(const std::string& s) {
 // Expected bytes decoded by hand from xla_data.proto's field numbers (a tag
 // byte is field << 3 | wire type; proto3 packs repeated scalars, wire type
 // 2, and leaves zero/false/first-enum fields out). The field set is the one
-// XLA's ToProto writes (facts §e).
+// XLA's ToProto writes (docs/upstream.md § ToProto).
 TEST(ToProto, WireBytes) {
   using namespace std::string_literals;
   const Bytes cases[] = {
@@ -291,7 +291,7 @@ TEST(ToProto, SubgroupTypesKeepStoredOrder) {
 // --- round trips text -> HloSharding -> proto -> HloSharding ----------------
 
 TEST(RoundTrip, TextProtoText) {
-  // Forms from hlo_sharding_test.cc's ToProto/FromProto tests and the facts'
+  // Forms from hlo_sharding_test.cc's ToProto/FromProto tests and docs/upstream.md's
   // printed forms.
   const char* cases[] = {
       "{replicated}",
@@ -325,7 +325,7 @@ TEST(RoundTrip, TextProtoText) {
 
 TEST(RoundTrip, OneDeviceIotaFromTextBecomesReplicated) {
   // The parser keeps {devices=[1,1]<=[1]} tiled; FromProto makes the same
-  // thing replicated (facts §d, note on the asymmetry).
+  // thing replicated (docs/upstream.md § FromProto: one device is replicated).
   auto back = fromProto(*toProto(text("{devices=[1,1]<=[1]}")));
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->toString(), "{replicated}");

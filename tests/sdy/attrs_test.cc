@@ -79,7 +79,7 @@ TEST_F(AttrsTest, MeshUniquing) {
 }
 
 // MeshAttr::get drops device_ids only when the mesh has axes and the ids are
-// exactly iota(product of sizes) (facts §1.1, mesh_parse_print.mlir).
+// exactly iota(product of sizes) (docs/upstream.md § Meshes, mesh_parse_print.mlir).
 TEST_F(AttrsTest, MeshDropsIotaDeviceIds) {
   MeshAxisAttr a2 = axis("a", 2), b2 = axis("b", 2), a1 = axis("a", 1);
   const struct {
@@ -239,7 +239,7 @@ TEST_F(AttrsTest, MeshAccessors) {
   EXPECT_TRUE(xy.hasAxis("x"));
   EXPECT_FALSE(xy.hasAxis("z"));
 
-  // A mesh with axes is never maximal, even with total size 1 (facts §1.1).
+  // A mesh with axes is never maximal, even with total size 1 (docs/upstream.md § Meshes).
   EXPECT_FALSE(one.isMaximal());
   EXPECT_EQ(one.getTotalSize(), 1);
 
@@ -346,7 +346,7 @@ TEST(ReductionOpNameTest, Names) {
 }
 
 // ---------------------------------------------------------------------------
-// Layout (attr_storage.h, design notes §A): every documented field read at
+// Layout (attr_storage.h, docs/upstream.md § Attribute storage layout): every documented field read at
 // its raw offset equals what the accessor returns.
 
 TEST_F(AttrsTest, LayoutMeshAxis) {

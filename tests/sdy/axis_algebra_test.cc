@@ -376,7 +376,8 @@ TEST_F(AxisAlgebraTest, SortAndMergeAxesEdgeCases) {
   EXPECT_EQ(show(unknown), "x:(1)2, y, w:(1)4");
 }
 
-// Facts §3 (the doc comment of getOrderedAxisRefs): mesh x=2, y=16, z=4 with
+// docs/upstream.md § Axis refs: order and merging (the doc comment of
+// getOrderedAxisRefs in shardy/dialect/sdy/ir/utils.h): mesh x=2, y=16, z=4 with
 // a "y":(2)2 in the sharding.
 TEST_F(AxisAlgebraTest, GetOrderedAxisRefsDocExample) {
   MeshAttr m = mesh(ctx_, {{"x", 2}, {"y", 16}, {"z", 4}});
@@ -388,7 +389,7 @@ TEST_F(AxisAlgebraTest, GetOrderedAxisRefsDocExample) {
   EXPECT_EQ(show(getOrderedAxisRefs(ctx_, s, m)), "x, y:(1)2, y:(2)2, y:(4)4, z");
 }
 
-// Facts §4.3 examples 2 and 3 (mesh x=8, y=4), plus the rules that replicated
+// docs/upstream.md export examples 2 and 3 (mesh x=8, y=4), plus the rules that replicated
 // axes are ignored and unreduced axes count.
 TEST_F(AxisAlgebraTest, GetOrderedAxisRefsTable) {
   MeshAttr m = mesh(ctx_, {{"x", 8}, {"y", 4}});

@@ -1,4 +1,4 @@
-// PartitionSpec of an sdy sharding: the JAX spellings (facts §1.1) and the
+// PartitionSpec of an sdy sharding: the JAX spellings (docs/upstream.md § Meshes) and the
 // reasons there is none.
 #include "shardbridge/view/partition_spec.h"
 

@@ -1,5 +1,5 @@
 // Export: an sdy sharding (named mesh axes) to the XLA HloSharding that
-// OpenXLA's Shardy exporter writes into `mhlo.sharding` (facts §4), without
+// OpenXLA's Shardy exporter writes into `mhlo.sharding` (docs/upstream.md § Export: sdy → HloSharding), without
 // linking XLA or MLIR.
 //
 //   mesh @mesh = <["x"=2, "y"=4]>
@@ -20,12 +20,13 @@ namespace shardbridge::convert {
 
 struct ExportOptions {
   // Produce a V3 (NamedSharding) leaf instead of the V2 tile assignment, as
-  // upstream's `enable-hlo-sharding-v3` export (facts §4.4): mesh names,
+  // upstream's `enable-hlo-sharding-v3` export (docs/upstream.md § The export pass): mesh names,
   // sizes and device_ids, open dims, replicated, unreduced and manual axes
   // are copied as they are; see convertToHloSharding for the results.
   bool v3 = false;
   // Treat unreduced axes as replicated and attach no reduction metadata:
-  // the behaviour of the exporter the design notes (§B) describe, which
+  // the behaviour of the older exporter (docs/upstream.md § The older
+  // exporter), which
   // predates UNREDUCED subgroups.
   bool dropUnreducedAxes = false;
 };
@@ -36,7 +37,7 @@ struct ExportOptions {
 // `xla.sdy.manual_axes` attribute), in the caller's order, which is the order
 // of the devices in the MANUAL subgroup dim.
 //
-// Results, in the order they are decided (facts §4.1):
+// Results, in the order they are decided (docs/upstream.md § Export steps):
 //   * mesh without axes: `{maximal device=N}` with one device id, else
 //     `{replicated}`; dimension shardings are ignored;
 //   * every mesh axis manual: `{manual}`;
@@ -68,7 +69,7 @@ struct ExportOptions {
 // size-1 manual axis gives `{devices=[6]<=[6] last_tile_dims={unreduced}}`
 // on <["a"=6, "m"=1]>, not `{unreduced}`.
 //
-// With options.v3 the leaf is a NamedSharding instead (facts §4.4; lit test
+// With options.v3 the leaf is a NamedSharding instead (docs/upstream.md § The export pass; lit test
 // `enable-hlo-sharding-v3=true` rows), printed by hlo::printSharding as:
 //   mesh without axes: `{maximal_mesh[device_id=N]}` / `{mesh[], replicated}`;
 //   every mesh axis manual: `{mesh['x'=8,'y'=4], manual}`;

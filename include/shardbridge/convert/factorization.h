@@ -1,4 +1,4 @@
-// Factor algebra behind the import of V2 tile assignments (facts §5.3): the
+// Factor algebra behind the import of V2 tile assignments (docs/upstream.md § Tile assignment analysis): the
 // common factor sequence of two size lists, and the split of an iota tile
 // assignment into the "local mesh" its devices are laid out on.
 //
@@ -53,7 +53,7 @@ struct TileAssignmentAnalysis {
 
 // Splits an iota tile assignment `[dims]<=[reshape]T(perm)` into the common
 // factors of its tile dims and its device dims (reshape permuted by perm),
-// as XLA's AnalyzeTileAssignment does (facts §5.3).
+// as XLA's AnalyzeTileAssignment does (docs/upstream.md § Tile assignment analysis).
 //   {devices=[6,35]<=[7,10,3]T(2,1,0)} -> localMesh {7, 2, 5, 3}, subDims
 //     {1,0,0,7}, {0,0,1,2}, {1,1,1,5}, {0,1,2,3}
 //   {devices=[4,8]<=[8,4]T(1,0)}       -> localMesh {8, 4}

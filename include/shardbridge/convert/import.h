@@ -1,6 +1,6 @@
 // Import: an XLA HloSharding (as read from `mhlo.sharding`) to an sdy
 // sharding on a given global mesh, as OpenXLA's Shardy importer does
-// (facts §5.4), without linking XLA or MLIR.
+// (docs/upstream.md § Import steps), without linking XLA or MLIR.
 //
 //   mesh @mesh = <["x"=4, "y"=2]>
 //   convertToSdySharding(ctx, {devices=[2,4]<=[8]}, mesh, @mesh, {}, 2, false)
@@ -38,7 +38,7 @@ Result<sdy::ReductionOp> reductionOpFromMetadata(const std::vector<hlo::OpMetada
 // `rank` is the rank of the tensor the sharding is attached to; `openDims`
 // makes every dimension open (`?`).
 //
-// By kind (facts §5.4):
+// By kind (docs/upstream.md § Import steps):
 //   * single device N: `<@single_device_N, []>` (closed, rank ignored);
 //   * replicated, manual: `rank` empty dims, closed unless `openDims`;
 //     unknown: `rank` empty open dims; the reduction op comes from the
@@ -69,14 +69,14 @@ Result<sdy::ReductionOp> reductionOpFromMetadata(const std::vector<hlo::OpMetada
 //     on <["_axis_0"=2, "_axis_1"=4, "_axis_2"=4]> gives
 //     `[{"_axis_2"}, {}], replicated={"_axis_1"}, unreduced={"_axis_0"}`
 //     where upstream gives `[{"_axis_2"}, {}], unreduced={"_axis_0", "_axis_1"}`
-//     (facts §5.4 step 6);
+//     (docs/upstream.md § Import steps, step 6);
 //   * `{unreduced}` (upstream CHECK-fails): `rank` empty dims with every mesh
 //     axis of size > 1 unreduced — the inverse of the export's collapse
 //     (nothing unreduced on a mesh without such axes);
 //   * a V3 sharding without dims gets `rank` empty dims whatever its other
 //     lists hold (upstream: only when replicated, manual or unreduced);
 //   * a V3 maximal sharding is a single device (upstream: `<@mesh, []>`).
-// As upstream (facts §5.4 step 3), replicated/manual/unknown keep a
+// As upstream (docs/upstream.md § Import steps, step 3), replicated/manual/unknown keep a
 // reduction op from the metadata although they have no unreduced axes: the
 // printed text is the same, but the attribute differs from the parsed one.
 //

@@ -1,4 +1,4 @@
-// Module mesh inference (facts §5.2): the one mesh every sharding of a
+// Module mesh inference (docs/upstream.md § Module mesh): the one mesh every sharding of a
 // module is imported onto, plus one maximal mesh per device that a
 // single-device sharding uses — what upstream's ImportShardingsPass creates
 // as `sdy.mesh @mesh` and `sdy.mesh @single_device_<id>`.

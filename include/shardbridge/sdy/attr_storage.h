@@ -1,7 +1,7 @@
 // The immutable storage behind the sdy attribute handles.
 //
 // Each struct mirrors the layout of upstream Shardy's attribute storage as
-// the design notes read it off a binary (§A): an 8-byte header at +0x00, an
+// compiled into an XLA binary (docs/upstream.md § Attribute storage layout): an 8-byte header at +0x00, an
 // array as {pointer, length}, a string as {pointer, length}. The layouts are
 // pinned by static_asserts in attrs.cc, so the structs are standard-layout
 // with the header as a member (not a base class). Storage is created only by

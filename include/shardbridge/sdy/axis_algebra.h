@@ -1,4 +1,4 @@
-// Axis algebra (facts §3): ordering, merging, containment and overlap of axis
+// Axis algebra (docs/upstream.md § Axis refs: order and merging): ordering, merging, containment and overlap of axis
 // refs, and the ordering of a sharding's axes against its mesh.
 //
 // Every function mirrors the AxisRefAttr method of upstream Shardy with the

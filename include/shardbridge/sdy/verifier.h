@@ -1,5 +1,5 @@
 // The rules a valid sdy attribute obeys, checked in upstream Shardy's order
-// and reported with its wording (facts §2): `unknown axis name: "z"`,
+// and reported with its wording (docs/upstream.md § Shardy verifier): `unknown axis name: "z"`,
 // `duplicate axis ref: "x"`, `sharding doesn't match tensor rank: 2 != 1`, ...
 //
 // Every function returns the first violation as an Error (code kInvalid).
@@ -48,7 +48,7 @@ struct VerifyOptions {
 // an inline mesh is verified as well) and, when given, the type of the value
 // it is attached to (rank, shaped/unranked/tuple rules).
 //
-// Order, as upstream's verifyTensorShardingAttr (facts §2):
+// Order, as upstream's verifyTensorShardingAttr (docs/upstream.md § Shardy verifier):
 //  1. the mesh: an inline mesh through verifyMesh (located at its parts); a
 //     reference must resolve (`unknown mesh: @name`, at kMeshOrRef) and the
 //     mesh it resolves to must pass verifyMesh (reported at kMeshOrRef:

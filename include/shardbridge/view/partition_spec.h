@@ -6,8 +6,8 @@
 //     -> none: dimension 1 is sharded over the sub-axis "x":(2)2, which a
 //        PartitionSpec cannot name (JAX mesh axes are whole axes)
 //
-// A PartitionSpec names whole mesh axes only (facts §1.1: JAX "cannot
-// express sub-axes"); the device order lives in the jax Mesh's device
+// A PartitionSpec names whole mesh axes only (jax/_src/partition_spec.py: JAX mesh
+// axes are whole axes, a spec cannot express sub-axes); the device order lives in the jax Mesh's device
 // array, so a mesh with device_ids still has a spec, with a note saying the
 // Mesh must list its devices in that order.
 #pragma once

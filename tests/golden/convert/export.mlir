@@ -1,27 +1,27 @@
 // `shardbridge export`: sdy shardings to the HloSharding string XLA writes
 // into `mhlo.sharding` (metadata included). Sources: "issue 4" = its "Done
-// when" list; "facts §4.3 ex N" = /work/shared/facts/shardy_bridge.md worked
+// when" list; "export example N" = docs/upstream.md § Worked export examples,
 // examples; "lit @f" = openxla/xla
 // xla/service/spmd/shardy/test/stablehlo_export_pipeline.mlir @19e426b0,
 // function f (CHECK-V2 rows, or CHECK-V3 rows for --v3); "export.h" = the
 // documented decision in include/shardbridge/convert/export.h; "derived" =
-// worked by hand from facts §4.1 (reasoning given).
+// worked by hand from docs/upstream.md § Export steps (reasoning given).
 
-// issue 4, "Done when" 1; facts §4.3 ex 1.
+// issue 4, "Done when" 1; docs/upstream.md export example 1.
 // CMD: export
 // ARGS: --mesh '<["x"=2, "y"=4]>'
 // CHECK: {devices=[4,2]<=[2,4]T(1,0)}
 #sdy.sharding<@mesh, [{"y"}, {"x"}]>
 
 // -----
-// issue 4, "Done when" 2; facts §4.3 ex 2; lit @split_axes.
+// issue 4, "Done when" 2; docs/upstream.md export example 2; lit @split_axes.
 // CMD: export
 // ARGS: --mesh '<["x"=8, "y"=4]>'
 // CHECK: {devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate}
 #sdy.sharding<@mesh, [{"y"}, {"x":(2)2}]>
 
 // -----
-// facts §4.3 ex 3; lit @split_axes.
+// docs/upstream.md export example 3; lit @split_axes.
 // CMD: export
 // ARGS: --mesh '<["x"=8, "y"=4]>'
 // CHECK: {devices=[2,4,4]<=[32] last_tile_dim_replicate}
@@ -35,21 +35,21 @@
 #sdy.sharding<@mesh, [{"x":(1)2, "x":(4)2}, {}]>
 
 // -----
-// facts §4.3 ex 4: manual a,b; d->0, a->1, b->2, replicated c->3.
+// docs/upstream.md export example 4: manual a,b; d->0, a->1, b->2, replicated c->3.
 // CMD: export
 // ARGS: --mesh '<["a"=2, "b"=2, "c"=2, "d"=2]>' --manual-axes a,b
 // CHECK: {devices=[1,2,4,2]<=[8,2]T(1,0) last_tile_dims={manual, replicated}}
 #sdy.sharding<@mesh, [{}, {"d"}]>
 
 // -----
-// facts §4.3 ex 4.
+// docs/upstream.md export example 4.
 // CMD: export
 // ARGS: --mesh '<["a"=2, "b"=2, "c"=2, "d"=2]>' --manual-axes a,b
 // CHECK: {devices=[2,2,4]<=[4,4]T(1,0) last_tile_dims={manual}}
 #sdy.sharding<@mesh, [{"c"}, {"d"}]>
 
 // -----
-// Manual axes in the order given (issue 4 item 6). derived: as facts §4.3
+// Manual axes in the order given (issue 4 item 6). derived: as docs/upstream.md § Worked export examples
 // ex 4 but b->1, a->2: pieces a,b,c,d at positions 2,1,3,0, so perm
 // [3,1,0,2], which no adjacent pair of the iota merges.
 // CMD: export
@@ -58,14 +58,14 @@
 #sdy.sharding<@mesh, [{}, {"d"}]>
 
 // -----
-// facts §4.3 ex 4 (manual over all axes); lit @call_in_manual_computation_fully_manual.
+// docs/upstream.md export example 4 (manual over all axes); lit @call_in_manual_computation_fully_manual.
 // CMD: export
 // ARGS: --mesh '<["x"=8, "y"=4]>' --manual-axes x,y
 // CHECK: {manual}
 #sdy.sharding<@mesh, [{}]>
 
 // -----
-// facts §4.3 ex 4; lit @call_in_manual_computation_partially_manual.
+// docs/upstream.md export example 4; lit @call_in_manual_computation_partially_manual.
 // Quoted names as sdy prints them are accepted.
 // CMD: export
 // ARGS: --mesh '<["x"=8, "y"=4]>' --manual-axes '"x"'
@@ -73,7 +73,7 @@
 #sdy.sharding<@mesh, [{"y"}, {}]>
 
 // -----
-// facts §4.3 ex 5; lit @multiple_shardings_with_device_list. A whole
+// docs/upstream.md export example 5; lit @multiple_shardings_with_device_list. A whole
 // sdy.mesh line as --mesh.
 // CMD: export
 // ARGS: --mesh 'sdy.mesh @mesh_4 = <["axis_0"=2, "axis_1"=2, "axis_2"=2], device_ids=[0,2,4,6,1,3,5,7]>'
@@ -81,28 +81,28 @@
 #sdy.sharding<@mesh_4, [{"axis_2"}, {"axis_0", "axis_1"}]>
 
 // -----
-// facts §4.3 ex 5; lit @multiple_shardings_with_device_list.
+// docs/upstream.md export example 5; lit @multiple_shardings_with_device_list.
 // CMD: export
 // ARGS: --mesh 'mesh_4=<["axis_0"=2, "axis_1"=2, "axis_2"=2], device_ids=[0,2,4,6,1,3,5,7]>'
 // CHECK: {devices=[1,2,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}
 #sdy.sharding<@mesh_4, [{}, {"axis_1"}]>
 
 // -----
-// facts §4.3 ex 6; metadata as lit @single_output_metadata prints it.
+// docs/upstream.md export example 6; metadata as lit @single_output_metadata prints it.
 // CMD: export
 // ARGS: --mesh '<["i"=2, "j"=2]>'
 // CHECK: {devices=[2,1,2]<=[2,2]T(1,0) last_tile_dims={unreduced} metadata={op_type="sdy::reduction_op" op_name="SUM"}}
 #sdy.sharding<@mesh, [{"j"}, {}], unreduced={"i"}>
 
 // -----
-// facts §4.3 ex 6.
+// docs/upstream.md export example 6.
 // CMD: export
 // ARGS: --mesh '<["x"=8, "y"=4]>'
 // CHECK: {devices=[1,1,8,4]<=[2,4,4]T(0,2,1) last_tile_dims={unreduced, replicated} metadata={op_type="sdy::reduction_op" op_name="SUM"}}
 #sdy.sharding<@mesh, [{}, {}], unreduced={"x":(1)2, "y"}>
 
 // -----
-// facts §4.3 ex 6 (everything unreduced collapses).
+// docs/upstream.md export example 6 (everything unreduced collapses).
 // CMD: export
 // ARGS: --mesh '<["i"=2, "j"=2]>'
 // CHECK: {unreduced metadata={op_type="sdy::reduction_op" op_name="SUM"}}
@@ -131,14 +131,14 @@
 #sdy.sharding<@mesh, [{"c"}], unreduced={"b"}>
 
 // -----
-// facts §4.3 ex 7; lit @mesh_with_device_id_should_be_converted_to_maximal_sharding.
+// docs/upstream.md export example 7; lit @mesh_with_device_id_should_be_converted_to_maximal_sharding.
 // CMD: export
 // ARGS: --mesh 'maximal_mesh_1=<[], device_ids=[1]>'
 // CHECK: {maximal device=1}
 #sdy.sharding<@maximal_mesh_1, []>
 
 // -----
-// facts §4.3 ex 7; lit @mesh_empty_should_be_converted_to_replicated_sharding.
+// docs/upstream.md export example 7; lit @mesh_empty_should_be_converted_to_replicated_sharding.
 // CMD: export
 // ARGS: --mesh '<[]>'
 // CHECK: {replicated}
@@ -195,7 +195,7 @@
 // --- --v3 ------------------------------------------------------------------
 
 // -----
-// lit @split_axes (CHECK-V3); facts §4.4.
+// lit @split_axes (CHECK-V3); docs/upstream.md § The export pass.
 // CMD: export
 // ARGS: --v3 --mesh '<["x"=8, "y"=4]>'
 // CHECK: {mesh['x'=8,'y'=4], [{'x':(1)2, 'x':(4)2}, {}]}
@@ -209,7 +209,7 @@
 #sdy.sharding<@mesh, [{"y"}, {"x":(2)2}]>
 
 // -----
-// lit @free_axis_inside_in_out_shardings_manual_computation (CHECK-V3); facts §4.4.
+// lit @free_axis_inside_in_out_shardings_manual_computation (CHECK-V3); docs/upstream.md § The export pass.
 // CMD: export
 // ARGS: --v3 --mesh '<["i"=2, "j"=2]>' --manual-axes j
 // CHECK: {mesh['i'=2,'j'=2], [{'i', ?}, {?}], manual={'j'}}
@@ -223,7 +223,7 @@
 #sdy.sharding<@mesh, [{"i", ?}, {?}], replicated={"j"}>
 
 // -----
-// lit @call_in_manual_computation_fully_manual (CHECK-V3); facts §4.4.
+// lit @call_in_manual_computation_fully_manual (CHECK-V3); docs/upstream.md § The export pass.
 // CMD: export
 // ARGS: --v3 --mesh '<["x"=8, "y"=4]>' --manual-axes x,y
 // CHECK: {mesh['x'=8,'y'=4], manual}
@@ -240,14 +240,14 @@
 #sdy.sharding<@mesh, [{}, {}]>
 
 // -----
-// facts §4.4; lit @single_output_metadata (CHECK-V3): no reduction op in V3.
+// docs/upstream.md § The export pass; lit @single_output_metadata (CHECK-V3): no reduction op in V3.
 // CMD: export
 // ARGS: --v3 --mesh '<["x"=2, "y"=4]>'
 // CHECK: {mesh['x'=2,'y'=4], [{'x'}, {}], unreduced={'y'}}
 #sdy.sharding<@mesh, [{"x"}, {}], unreduced=max{"y"}>
 
 // -----
-// lit @multiple_shardings_with_device_list (CHECK-V3); facts §4.4.
+// lit @multiple_shardings_with_device_list (CHECK-V3); docs/upstream.md § The export pass.
 // CMD: export
 // ARGS: --v3 --mesh '<["axis_0"=2, "axis_1"=2, "axis_2"=2], device_ids=[0,2,4,6,1,3,5,7]>'
 // CHECK: {mesh['axis_0'=2,'axis_1'=2,'axis_2'=2], device_ids=(0,2,4,6,1,3,5,7), [{'axis_2'}, {'axis_0', 'axis_1'}]}

@@ -1,37 +1,37 @@
 // `shardbridge import`: HloShardings as sdy shardings.
-// Expectations: facts/shardy_bridge.md §5.5 (worked examples, from upstream's
+// Expectations: docs/upstream.md § Worked import examples ( from upstream's
 // import_shardings.mlir and stablehlo_import_test.cc) and issue 4's
 // acceptance list.
 
-// Guided import onto a given mesh (issue 4 "Done when"; facts §5.5 ex. 2).
+// Guided import onto a given mesh (issue 4 "Done when"; docs/upstream.md import example 2).
 // CMD: import
 // ARGS: --mesh '<["x"=4, "y"=2]>'
 // CHECK: #sdy.sharding<@mesh, [{"x":(1)2}, {"x":(2)2, "y"}]>
 {devices=[2,4]<=[8]}
 
 // -----
-// Sub-axes of a single axis (facts §5.5 ex. 2).
+// Sub-axes of a single axis (docs/upstream.md import example 2).
 // CMD: import
 // ARGS: --mesh 'm=<["x"=16]>'
 // CHECK: #sdy.sharding<@m, [{"x":(1)4}, {"x":(4)4}]>
 {devices=[4,4]<=[16]}
 
 // -----
-// Size-1 axes are skipped; --open-dims opens every dim (facts §5.5 ex. 3).
+// Size-1 axes are skipped; --open-dims opens every dim (docs/upstream.md import example 3).
 // CMD: import
 // ARGS: --mesh '<["x"=1, "y"=4, "z"=2]>' --open-dims
 // CHECK: #sdy.sharding<@mesh, [{"y", ?}, {"z", ?}]>
 {devices=[4,2]<=[8]}
 
 // -----
-// Partial replication with a transpose (facts §5.5 ex. 4).
+// Partial replication with a transpose (docs/upstream.md import example 4).
 // CMD: import
 // ARGS: --mesh '<["x"=2, "y"=4]>'
 // CHECK: #sdy.sharding<@mesh, [{"y":(2)2}, {"x"}]>
 {devices=[2,2,2]<=[4,2]T(1,0) last_tile_dim_replicate}
 
 // -----
-// Module mesh inference (facts §5.5 ex. 1): the coarsest common
+// Module mesh inference (docs/upstream.md import example 1): the coarsest common
 // factorisation, `_axis_N` names, single-device meshes by id.
 // CMD: import
 // ARGS: '{devices=[4,8]<=[8,4]T(1,0)}' '{devices=[1,2,16]<=[32] last_tile_dim_replicate}' '{maximal device=3}'
@@ -44,7 +44,7 @@
 {devices=[4,4,2]<=[2,16]T(1,0) last_tile_dim_replicate}
 
 // -----
-// Primes (facts §5.5 ex. 5).
+// Primes (docs/upstream.md import example 5).
 // CMD: import
 // ARGS: '{replicated}'
 // CHECK: sdy.mesh @mesh = <["_axis_0"=7, "_axis_1"=2, "_axis_2"=5, "_axis_3"=3]>
@@ -54,7 +54,7 @@
 
 // -----
 // Nothing tiled: the empty mesh; --rank gives replicated its dims; unknown
-// comes back open (facts §5.4 step 3).
+// comes back open (docs/upstream.md § Import steps, step 3).
 // CMD: import
 // ARGS: --rank 2 '{replicated}'
 // CHECK: sdy.mesh @mesh = <[]>
@@ -72,7 +72,7 @@
 
 // -----
 // The subgroup types are read by subgroup dim (upstream misreads them for
-// {unreduced, replicated}; facts §5.4 step 6).
+// {unreduced, replicated}; docs/upstream.md § Import steps, step 6).
 // CMD: import
 // CHECK: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4, "_axis_2"=4]>
 // CHECK: #sdy.sharding<@mesh, [{"_axis_2"}, {}], replicated={"_axis_1"}, unreduced={"_axis_0"}>

@@ -151,10 +151,10 @@ func.func @constraint(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 // CMD: convert
 // ARGS: --to hlo
 // INPUT: file
-// The round-trip form (facts users_and_ecosystem §3.1): xla.sdy.sharding in
+// The round-trip form (docs/upstream.md § The round-trip form): xla.sdy.sharding in
 // mhlo.frontend_attributes and the module's xla.sdy.meshes; mhlo.sharding is
 // set to the export (added when missing, replaced when stale); the round-trip
-// attributes stay. Strings by facts §4.3 rules, as `shardbridge export`.
+// attributes stay. Strings by docs/upstream.md § Worked export examples rules, as `shardbridge export`.
 // CHECK: module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22x\22=2, \22y\22=2]>}"}} {
 // CHECK:   func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\22x\22}, {}]>"}, mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}, %arg1: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{}, {\22y\22}]>"}, mhlo.sharding = "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"}) -> tensor<8x8xf32> {
 // CHECK:     return %arg0 : tensor<8x8xf32>
@@ -171,7 +171,7 @@ module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.me
 // ARGS: --to hlo
 // INPUT: file
 // A sharding that does not match the rank of its argument's type: the
-// verifier's message (facts §2), at the first superfluous dim.
+// verifier's message (docs/upstream.md § Shardy verifier), at the first superfluous dim.
 // expected-error {{sharding doesn't match tensor rank: 2 != 1}}
 // expected-error-at {{2:83}}
 sdy.mesh @mesh = <["x"=2]>

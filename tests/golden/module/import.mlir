@@ -121,10 +121,10 @@ func.func @import_sharding_with_token_types(%arg0: !stablehlo.token {mhlo.shardi
 // CMD: convert
 // ARGS: --to sdy
 // INPUT: file
-// Escaped serialized OpSharding bytes (openxla/stablehlo#619, facts
-// users_and_ecosystem §3.1): type OTHER, tile_assignment_dimensions [2, 1],
+// Escaped serialized OpSharding bytes (openxla/stablehlo#619,
+// docs/upstream.md § Reading mhlo.sharding): type OTHER, tile_assignment_dimensions [2, 1],
 // devices [0, 1] = {devices=[2,1]0,1}; imported as the import pass imports
-// that sharding (facts §5.4).
+// that sharding (docs/upstream.md § Import steps).
 // CHECK: sdy.mesh @mesh = <["_axis_0"=2]>
 // CHECK: func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}) -> tensor<8x8xf32> {
 // CHECK:   return %arg0 : tensor<8x8xf32>

@@ -1,4 +1,4 @@
-// Mesh verification (facts §2, MeshAxisAttr::verify and MeshAttr::verify):
+// Mesh verification (docs/upstream.md § Shardy verifier, MeshAxisAttr::verify and MeshAttr::verify):
 // every rule reachable from `shardbridge sdy`, in upstream's order, with the
 // caret on the offending part. A mesh given with --mesh is verified the same
 // way, its diagnostics named `--mesh`.

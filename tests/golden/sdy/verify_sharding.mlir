@@ -1,4 +1,4 @@
-// Tensor sharding verification (facts §2, verifyTensorShardingAttr and
+// Tensor sharding verification (docs/upstream.md § Shardy verifier, verifyTensorShardingAttr and
 // verifyTensorShardingPerValueAttr): every rule reachable from
 // `shardbridge sdy`, in upstream's order, with the caret on the most specific
 // offending token. Messages carry no op prefix (`op result 0 - ...`).
