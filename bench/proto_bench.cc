@@ -12,13 +12,13 @@
 #include <vector>
 
 #include "shardbridge/hlo/text.h"
-#include "shardbridge/proto/convert.h"
+#include "shardbridge/proto/pb/convert.h"
 
 namespace {
 
 using namespace shardbridge;
 
-xla::OpSharding protoOf(const std::string& text) {
+shardbridge::wire::OpSharding protoOf(const std::string& text) {
   auto s = hlo::parseSharding(text);
   auto p = proto::toProto(*s);
   return *p;
@@ -38,10 +38,10 @@ std::string bigV1List() {
 }
 
 void BM_FromProtoToProtoSerialize_V2(benchmark::State& state) {
-  xla::OpSharding p =
+  shardbridge::wire::OpSharding p =
       protoOf("{devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate}");
   std::string bytes;
-  xla::OpSharding back;  // reused, as a converter of many shardings would
+  shardbridge::wire::OpSharding back;  // reused, as a converter of many shardings would
   for (auto _ : state) {
     auto s = proto::fromProto(p);
     if (!s) state.SkipWithError("fromProto failed");
@@ -54,7 +54,7 @@ void BM_FromProtoToProtoSerialize_V2(benchmark::State& state) {
 BENCHMARK(BM_FromProtoToProtoSerialize_V2);
 
 void BM_FromProto_V2(benchmark::State& state) {
-  xla::OpSharding p =
+  shardbridge::wire::OpSharding p =
       protoOf("{devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate}");
   for (auto _ : state) {
     auto s = proto::fromProto(p);
@@ -66,7 +66,7 @@ BENCHMARK(BM_FromProto_V2);
 void BM_ToProtoSerialize_V2(benchmark::State& state) {
   auto s = hlo::parseSharding("{devices=[4,2,4]<=[2,2,2,4]T(3,1,0,2) last_tile_dim_replicate}");
   std::string bytes;
-  xla::OpSharding p;
+  shardbridge::wire::OpSharding p;
   for (auto _ : state) {
     auto ok = proto::toProto(*s, &p);
     bytes.clear();
@@ -90,7 +90,7 @@ void BM_ToProtoSerializeFresh_V2(benchmark::State& state) {
 BENCHMARK(BM_ToProtoSerializeFresh_V2);
 
 void BM_FromProto_V1_65536(benchmark::State& state) {
-  xla::OpSharding p = protoOf(bigV1List());
+  shardbridge::wire::OpSharding p = protoOf(bigV1List());
   for (auto _ : state) {
     auto s = proto::fromProto(p);
     benchmark::DoNotOptimize(s);
