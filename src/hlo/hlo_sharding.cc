@@ -207,8 +207,8 @@ Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
     thread_local std::vector<int> newPerm;
     if (groupMinorIotaDimsSorted(reshape, perm, group, newReshape, newPerm)) {
       // Same devices, regrouped: valid by construction, only re-canonicalised.
-      return tiled(TileAssignment::fromIota(IotaTileAssignment::makeCanonical(dims, newReshape, newPerm)),
-                   true, {}, std::move(md));
+      return tiled(TileAssignment::canonicalIota(dims, newReshape, newPerm), true, {},
+                   std::move(md));
     }
   }
   // Sort the members of every replication group (runs of `group` devices).

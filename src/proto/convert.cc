@@ -11,6 +11,7 @@
 #include "shardbridge/proto/pb/named_sharding_proto.h"
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -28,6 +29,9 @@ namespace {
 
 using hlo::HloSharding;
 using hlo::OpShardingType;
+
+// toProto into a freshly constructed (empty) message.
+Status fillProto(const HloSharding& sharding, wire::OpSharding* out);
 
 // XLA reports a failed RET_CHECK as "RET_CHECK failure (file:line) COND";
 // we owe the condition text (users grep for it), not XLA's file and line.
@@ -55,19 +59,34 @@ hlo::ShardGroup shardGroupFromProto(const wire::OpSharding& proto) {
 }
 
 Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseOptions& options,
-                                size_t depth) {
+                                size_t depth);
+
+// fromProtoAt without step 13 (the shard group). Every return is a prvalue,
+// so the sharding is built in the caller's Result (no moves on the way out).
+Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
+                                       const ProtoParseOptions& options, size_t depth) {
   // 1. V3: XLA looks at nothing else when named_sharding is present.
   if (proto.has_named_sharding()) return namedShardingFromProto(proto.named_sharding());
 
   // 2. Metadata and subgroup types are collected first, as upstream.
   std::vector<hlo::OpMetadata> metadata;
-  metadata.reserve(static_cast<size_t>(proto.metadata_size()));
-  for (const wire::OpMetadata& md : proto.metadata()) metadata.push_back(metadataFromProto(md));
-  std::vector<OpShardingType> subgroupTypes;
-  subgroupTypes.reserve(static_cast<size_t>(proto.last_tile_dims_size()));
-  for (int type : proto.last_tile_dims()) subgroupTypes.push_back(static_cast<OpShardingType>(type));
-
-  const hlo::ShardGroup group = shardGroupFromProto(proto);
+  if (proto.metadata_size() > 0) {
+    metadata.reserve(static_cast<size_t>(proto.metadata_size()));
+    for (const wire::OpMetadata& md : proto.metadata()) metadata.push_back(metadataFromProto(md));
+  }
+  // Subgroup types: on the stack for the usual few, no allocation.
+  OpShardingType typesInline[8];
+  std::vector<OpShardingType> typesHeap;
+  const size_t numTypes = static_cast<size_t>(proto.last_tile_dims_size());
+  OpShardingType* types = typesInline;
+  if (numTypes > std::size(typesInline)) {
+    typesHeap.resize(numTypes);
+    types = typesHeap.data();
+  }
+  for (size_t i = 0; i < numTypes; ++i) {
+    types[i] = static_cast<OpShardingType>(proto.last_tile_dims(static_cast<int>(i)));
+  }
+  const std::span<const OpShardingType> subgroupTypes(types, numTypes);
 
   // 3. Tuples.
   if (proto.type() == wire::OpSharding::TUPLE) {
@@ -82,19 +101,19 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
       SB_ASSIGN_OR_RETURN(HloSharding leaf, fromProtoAt(element, options, depth + 1));
       elements.push_back(std::move(leaf));
     }
-    return HloSharding::tuple(std::move(elements)).withShardGroup(group);
+    return HloSharding::tuple(std::move(elements));
   }
 
   // 4. Kinds without a tile assignment: every tile field is ignored.
   switch (proto.type()) {
     case wire::OpSharding::REPLICATED:
-      return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+      return HloSharding::replicate(std::move(metadata));
     case wire::OpSharding::MANUAL:
-      return HloSharding::manual(std::move(metadata)).withShardGroup(group);
+      return HloSharding::manual(std::move(metadata));
     case wire::OpSharding::UNREDUCED:
-      return HloSharding::unreduced(std::move(metadata)).withShardGroup(group);
+      return HloSharding::unreduced(std::move(metadata));
     case wire::OpSharding::UNKNOWN:
-      return HloSharding::unknown(std::move(metadata)).withShardGroup(group);
+      return HloSharding::unknown(std::move(metadata));
     default:
       break;
   }
@@ -105,8 +124,7 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
       return invalid("Maximal sharding is expected to have single device assignment, but " +
                      std::to_string(proto.tile_assignment_devices_size()) + " has provided.");
     }
-    return HloSharding::singleDevice(proto.tile_assignment_devices(0), std::move(metadata))
-        .withShardGroup(group);
+    return HloSharding::singleDevice(proto.tile_assignment_devices(0), std::move(metadata));
   }
 
   // 6. Anything else must be OTHER (proto3 enums are open: an unknown type
@@ -134,9 +152,9 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
   if (useIota) {
     bool allOnes = true;
     for (int64_t d : proto.iota_reshape_dims()) allOnes = allOnes && d == 1;
-    if (allOnes) return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+    if (allOnes) return HloSharding::replicate(std::move(metadata));
   } else if (proto.tile_assignment_devices_size() == 1) {
-    return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+    return HloSharding::replicate(std::move(metadata));
   }
 
   // 9. Dimensions. The positivity check follows the facts (§d step 9); the
@@ -192,17 +210,26 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
     if (proto.replicate_on_last_tile_dim()) {
       return retCheckFailure("!proto.replicate_on_last_tile_dim()");
     }
-    SB_ASSIGN_OR_RETURN(HloSharding s,
-                        HloSharding::subgroup(tiles, subgroupTypes, std::move(metadata)));
-    return std::move(s).withShardGroup(group);
+    return HloSharding::subgroup(tiles, subgroupTypes, std::move(metadata));
   }
   if (proto.replicate_on_last_tile_dim()) {
-    SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::partialTile(tiles, std::move(metadata)));
-    return std::move(s).withShardGroup(group);
+    return HloSharding::partialTile(tiles, std::move(metadata));
   }
-  // 13. Shard group (applied on every path above).
-  SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::tile(std::move(tiles), std::move(metadata)));
-  return std::move(s).withShardGroup(group);
+  return HloSharding::tile(std::move(tiles), std::move(metadata));
+}
+
+// 13. The shard group, on every path but V3 (XLA's FromProto returns the
+// named sharding before it reads the group). Applied in place: most
+// shardings have none, and then nothing is moved; the one named return lets
+// the compiler build the Result in the caller's slot.
+Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseOptions& options,
+                                size_t depth) {
+  const hlo::ShardGroup group = shardGroupFromProto(proto);
+  Result<HloSharding> result = ungroupedFromProto(proto, options, depth);
+  if (result && group.isShardGroup() && !proto.has_named_sharding()) {
+    *result = std::move(*result).withShardGroup(group);
+  }
+  return result;
 }
 
 }  // namespace
@@ -215,6 +242,22 @@ Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
   // Clear() keeps the repeated fields' capacity, so a reused message
   // converts without allocating.
   out->Clear();
+  return fillProto(sharding, out);
+}
+
+Result<wire::OpSharding> toProto(const HloSharding& sharding) {
+  // Built in place and returned by name (one message, as XLA's ToProto):
+  // a local moved into the Result would cost a second construction, a swap
+  // and a destruction.
+  Result<wire::OpSharding> result(std::in_place);
+  Status filled = fillProto(sharding, &*result);
+  if (!filled) result = std::move(filled).error();
+  return result;
+}
+
+namespace {
+
+Status fillProto(const HloSharding& sharding, wire::OpSharding* out) {
   wire::OpSharding& result = *out;
   if (sharding.isTuple()) {
     // The tuple's own shard group is not written (XLA's ToProto returns
@@ -222,7 +265,7 @@ Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
     result.mutable_tuple_shardings()->Reserve(
         static_cast<int>(sharding.tupleElements().size()));
     for (const HloSharding& element : sharding.tupleElements()) {
-      SB_TRY(toProto(element, result.add_tuple_shardings()));
+      SB_TRY(fillProto(element, result.add_tuple_shardings()));
     }
     result.set_type(wire::OpSharding::TUPLE);
     return okStatus();
@@ -235,9 +278,11 @@ Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
     return okStatus();
   }
 
-  result.mutable_metadata()->Reserve(static_cast<int>(sharding.metadata().size()));
-  for (const hlo::OpMetadata& md : sharding.metadata()) {
-    *result.add_metadata() = metadataToProto(md);
+  if (!sharding.metadata().empty()) {
+    result.mutable_metadata()->Reserve(static_cast<int>(sharding.metadata().size()));
+    for (const hlo::OpMetadata& md : sharding.metadata()) {
+      *result.add_metadata() = metadataToProto(md);
+    }
   }
 
   const hlo::TileAssignment& tiles = sharding.tileAssignment();
@@ -251,7 +296,7 @@ Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
     // default array of replicated/manual/... shardings is empty and writes
     // nothing; a single device writes its one id.
     Result<std::span<const int64_t>> devices = tiles.devices();
-    if (devices) {
+    if (devices && !devices->empty()) {
       result.mutable_tile_assignment_devices()->Add(devices->begin(), devices->end());
     }
   }
@@ -296,11 +341,7 @@ Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
   return okStatus();
 }
 
-Result<wire::OpSharding> toProto(const HloSharding& sharding) {
-  wire::OpSharding result;
-  SB_TRY(toProto(sharding, &result));
-  return result;
-}
+}  // namespace
 
 hlo::OpMetadata metadataFromProto(const wire::OpMetadata& proto) {
   hlo::OpMetadata md;
