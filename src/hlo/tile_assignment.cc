@@ -96,6 +96,13 @@ bool isPermutation(std::span<const int> perm, size_t n) {
 // CanonicalizeIotaDims, including leaving a 0- or 1-entry reshape alone.
 void canonicalizeIota(int64_t* reshape, int* perm, size_t& n) {
   if (n <= 1) return;
+  // Already canonical (the usual case: parsed or stored iotas are): no
+  // size-1 dim and no perm entry that continues its predecessor's run.
+  bool canonical = reshape[0] != 1;
+  for (size_t i = 1; canonical && i < n; ++i) {
+    canonical = reshape[i] != 1 && perm[i] != perm[i - 1] + 1;
+  }
+  if (canonical) return;
   int small[64];
   std::vector<int> big;
   int* oldToNew = small;
@@ -244,12 +251,22 @@ void IotaTileAssignment::assignCanonical(std::span<const int64_t> dims,
 }
 
 bool operator==(const IotaTileAssignment& a, const IotaTileAssignment& b) {
-  const auto ar = a.reshapeDims(), br = b.reshapeDims();
-  const auto ap = a.transposePerm(), bp = b.transposePerm();
+  // Sizes first: unequal iotas usually differ there, and equal ones then
+  // compare three short arrays.
+  if (a.ndims_ != b.ndims_ || a.reshapeRank_ != b.reshapeRank_ ||
+      a.numElements_ != b.numElements_) {
+    return false;
+  }
+  // Plain loops: the arrays are a few entries long, shorter than a memcmp
+  // call's setup.
   const auto ad = a.dims(), bd = b.dims();
-  return std::equal(ad.begin(), ad.end(), bd.begin(), bd.end()) &&
-         std::equal(ar.begin(), ar.end(), br.begin(), br.end()) &&
-         std::equal(ap.begin(), ap.end(), bp.begin(), bp.end());
+  for (size_t i = 0; i < ad.size(); ++i) {
+    if (ad[i] != bd[i]) return false;
+  }
+  for (size_t i = 0; i < a.reshapeRank_; ++i) {
+    if (a.reshape_[i] != b.reshape_[i] || a.perm_[i] != b.perm_[i]) return false;
+  }
+  return true;
 }
 
 Result<IotaTileAssignment> IotaTileAssignment::create(std::span<const int64_t> dims) {
