@@ -15,7 +15,7 @@
 #include "shardbridge/convert/export.h"
 #include "shardbridge/convert/import.h"
 #include "shardbridge/hlo/text.h"
-#include "shardbridge/proto/convert.h"
+#include "shardbridge/proto/pb/convert.h"
 #include "shardbridge/sdy/text.h"
 
 namespace {
@@ -161,8 +161,8 @@ void BM_Pipeline(benchmark::State& state) {
   sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx, "mesh");
   std::map<int64_t, std::string> single;
   const std::string text = kSharding;
-  xla::OpSharding out;
-  xla::OpSharding in;
+  shardbridge::wire::OpSharding out;
+  shardbridge::wire::OpSharding in;
   std::string bytes;
   for (auto _ : state) {
     auto parsed = sdy::parseTensorSharding(ctx, text);

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "shardbridge/proto/convert.h"
-#include "shardbridge/proto/wire.h"
+#include "shardbridge/proto/pb/convert.h"
+#include "shardbridge/proto/pb/wire.h"
 
 #include "op_sharding_round_trip.h"
 

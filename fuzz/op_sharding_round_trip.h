@@ -1,8 +1,8 @@
 // The round-trip invariant shared by the OpSharding fuzz targets.
 #pragma once
 
-#include "shardbridge/proto/convert.h"
-#include "shardbridge/proto/wire.h"
+#include "shardbridge/proto/pb/convert.h"
+#include "shardbridge/proto/pb/wire.h"
 
 namespace shardbridge_fuzz {
 
@@ -12,7 +12,7 @@ namespace shardbridge_fuzz {
 // last_tile_dims={unreduced}` -> `{unreduced}`), so the identity is required
 // from the first re-conversion on: the proto of the second sharding must
 // convert back to an equal sharding with the same text and bytes.
-inline void checkRoundTrip(const xla::OpSharding& proto) {
+inline void checkRoundTrip(const shardbridge::wire::OpSharding& proto) {
   using shardbridge::proto::fromProto;
   using shardbridge::proto::serializeOpSharding;
   using shardbridge::proto::toProto;

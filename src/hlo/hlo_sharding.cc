@@ -207,8 +207,11 @@ Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
     thread_local std::vector<int> newPerm;
     if (groupMinorIotaDimsSorted(reshape, perm, group, newReshape, newPerm)) {
       // Same devices, regrouped: valid by construction, only re-canonicalised.
-      return tiled(TileAssignment::fromIota(IotaTileAssignment::makeCanonical(dims, newReshape, newPerm)),
-                   true, {}, std::move(md));
+      // Usually the groups were sorted already and the canonical form is the
+      // input's: then the input's shared state is reused (no allocation).
+      IotaTileAssignment regrouped = IotaTileAssignment::makeCanonical(dims, newReshape, newPerm);
+      if (regrouped == *iota) return tiled(tiles, true, {}, std::move(md));
+      return tiled(TileAssignment::fromIota(std::move(regrouped)), true, {}, std::move(md));
     }
   }
   // Sort the members of every replication group (runs of `group` devices).
@@ -289,7 +292,18 @@ Result<HloSharding> HloSharding::subgroup(const TileAssignment& tiles,
       ++distinct;
     }
   }
-  needsMerging |= distinct > 1;
+  // Several distinct types need merging only when they are out of upstream's
+  // order: in order (and without size-1 dims or repeats, checked above), the
+  // merge's transpose is the identity and its reshape keeps the dims, so the
+  // input is already the normal form.
+  if (distinct > 1 && !needsMerging) {
+    auto rank = [](OpShardingType t) {
+      return std::find(kOrderedTypes.begin(), kOrderedTypes.end(), t) - kOrderedTypes.begin();
+    };
+    for (size_t i = 1; i < types.size(); ++i) {
+      if (rank(types[i - 1]) >= rank(types[i])) needsMerging = true;
+    }
+  }
   if (!needsMerging) return finish(tiles, types);
 
   std::array<std::vector<int>, 7> typeToDims;

@@ -1,6 +1,6 @@
 // Iota and explicit tile assignments. The canonicalisation and the iota
-// transpose follow the observable behaviour of XLA's tile_assignment.cc
-// (facts: /work/shared/facts/xla_hlosharding.md, section c).
+// transpose follow the observable behaviour of XLA's
+// xla/hlo/ir/tile_assignment.cc (CanonicalizeIotaDims, Transpose).
 #include "shardbridge/hlo/tile_assignment.h"
 
 #include <algorithm>
@@ -35,9 +35,25 @@ std::string joinInts(std::span<const int64_t> values) {
   return out;
 }
 
+// The product of a valid dims list (non-empty, every entry >= 1, product <=
+// kMaxDevices), or -1: the allocation-free test in front of the checks
+// below, which build the messages.
+int64_t validDimsProduct(std::span<const int64_t> dims) {
+  if (dims.empty()) return -1;
+  int64_t product = 1;
+  for (int64_t d : dims) {
+    // Both factors are <= 2^31, so the product cannot overflow.
+    if (d < 1 || d > kMaxDevices) return -1;
+    product *= d;
+    if (product > kMaxDevices) return -1;
+  }
+  return product;
+}
+
 // Checks a dims list: non-empty, every entry >= 1, product <= kMaxDevices.
 // Returns the product. `what` names the list in the message.
 Result<int64_t> checkedDimsProduct(std::span<const int64_t> dims, const char* what) {
+  if (const int64_t n = validDimsProduct(dims); n >= 0) return n;
   if (dims.empty()) return invalid(std::string(what) + " must not be empty");
   int64_t product = 1;
   for (int64_t d : dims) {
@@ -80,6 +96,13 @@ bool isPermutation(std::span<const int> perm, size_t n) {
 // CanonicalizeIotaDims, including leaving a 0- or 1-entry reshape alone.
 void canonicalizeIota(int64_t* reshape, int* perm, size_t& n) {
   if (n <= 1) return;
+  // Already canonical (the usual case: parsed or stored iotas are): no
+  // size-1 dim and no perm entry that continues its predecessor's run.
+  bool canonical = reshape[0] != 1;
+  for (size_t i = 1; canonical && i < n; ++i) {
+    canonical = reshape[i] != 1 && perm[i] != perm[i - 1] + 1;
+  }
+  if (canonical) return;
   int small[64];
   std::vector<int> big;
   int* oldToNew = small;
@@ -194,6 +217,14 @@ IotaTileAssignment IotaTileAssignment::makeCanonical(std::span<const int64_t> di
                                                      std::span<const int64_t> reshape,
                                                      std::span<const int> perm) {
   IotaTileAssignment iota;
+  iota.assignCanonical(dims, reshape, perm);
+  return iota;
+}
+
+void IotaTileAssignment::assignCanonical(std::span<const int64_t> dims,
+                                         std::span<const int64_t> reshape,
+                                         std::span<const int> perm) {
+  IotaTileAssignment& iota = *this;
   iota.ndims_ = dims.size();
   if (dims.size() <= kInlineDims) {
     std::copy(dims.begin(), dims.end(), iota.inlineDims_.begin());
@@ -217,16 +248,25 @@ IotaTileAssignment IotaTileAssignment::makeCanonical(std::span<const int64_t> di
     std::copy(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(rank), iota.perm_.begin());
   }
   iota.reshapeRank_ = rank;
-  return iota;
 }
 
 bool operator==(const IotaTileAssignment& a, const IotaTileAssignment& b) {
-  const auto ar = a.reshapeDims(), br = b.reshapeDims();
-  const auto ap = a.transposePerm(), bp = b.transposePerm();
+  // Sizes first: unequal iotas usually differ there, and equal ones then
+  // compare three short arrays.
+  if (a.ndims_ != b.ndims_ || a.reshapeRank_ != b.reshapeRank_ ||
+      a.numElements_ != b.numElements_) {
+    return false;
+  }
+  // Plain loops: the arrays are a few entries long, shorter than a memcmp
+  // call's setup.
   const auto ad = a.dims(), bd = b.dims();
-  return std::equal(ad.begin(), ad.end(), bd.begin(), bd.end()) &&
-         std::equal(ar.begin(), ar.end(), br.begin(), br.end()) &&
-         std::equal(ap.begin(), ap.end(), bp.begin(), bp.end());
+  for (size_t i = 0; i < ad.size(); ++i) {
+    if (ad[i] != bd[i]) return false;
+  }
+  for (size_t i = 0; i < a.reshapeRank_; ++i) {
+    if (a.reshape_[i] != b.reshape_[i] || a.perm_[i] != b.perm_[i]) return false;
+  }
+  return true;
 }
 
 Result<IotaTileAssignment> IotaTileAssignment::create(std::span<const int64_t> dims) {
@@ -239,6 +279,20 @@ Result<IotaTileAssignment> IotaTileAssignment::create(std::span<const int64_t> d
 Result<IotaTileAssignment> IotaTileAssignment::create(std::span<const int64_t> dims,
                                                       std::span<const int64_t> reshapeDims,
                                                       std::span<const int> transposePerm) {
+  SB_TRY(check(dims, reshapeDims, transposePerm));
+  return makeCanonical(dims, reshapeDims, transposePerm);
+}
+
+Status IotaTileAssignment::check(std::span<const int64_t> dims,
+                                 std::span<const int64_t> reshapeDims,
+                                 std::span<const int> transposePerm) {
+  // The valid case without Result temporaries; any failure takes the path
+  // below, which finds the first rule broken and says which.
+  const int64_t product = validDimsProduct(dims);
+  if (product >= 0 && validDimsProduct(reshapeDims) == product &&
+      isPermutation(transposePerm, reshapeDims.size())) {
+    return okStatus();
+  }
   SB_ASSIGN_OR_RETURN(int64_t n, checkedDimsProduct(dims, "tile assignment dimensions"));
   SB_ASSIGN_OR_RETURN(int64_t r, checkedDimsProduct(reshapeDims, "iota reshape dimensions"));
   if (transposePerm.size() != reshapeDims.size()) {
@@ -260,7 +314,7 @@ Result<IotaTileAssignment> IotaTileAssignment::create(std::span<const int64_t> d
                    std::to_string(r) + " devices but the tile assignment dimensions [" +
                    joinInts(dims) + "] hold " + std::to_string(n));
   }
-  return makeCanonical(dims, reshapeDims, transposePerm);
+  return okStatus();
 }
 
 int64_t IotaTileAssignment::valueAt(std::span<const int64_t> index) const {
@@ -292,9 +346,23 @@ int64_t IotaTileAssignment::valueAtFlat(int64_t flat) const {
 }
 
 void IotaTileAssignment::materialize(std::vector<int64_t>& out) const {
-  // Walk the transposed reshape shape in row-major order; each step adds the
-  // stride of the reshape dim that moved.
+  out.resize(static_cast<size_t>(numElements_));
+  materialize(out.data());
+}
+
+void IotaTileAssignment::materialize(int64_t* out) const {
+  const size_t n = static_cast<size_t>(numElements_);
   const size_t r = reshapeRank_;
+  // A plain iota (one reshape dim; canonical form of every untransposed
+  // one) is 0, 1, 2, ...: a sequential fill, which the compiler vectorises.
+  if (r == 1) {
+    std::iota(out, out + n, int64_t{0});
+    return;
+  }
+  // Otherwise walk the transposed reshape shape in row-major order; each step
+  // adds the stride of the reshape dim that moved. The innermost dim is a
+  // run of values `step` apart, written without the odometer.
+
   std::vector<int64_t> strides(r, 1);
   for (size_t i = r; i-- > 1;) strides[i - 1] = strides[i] * reshape_[i];
   std::vector<int64_t> shape(r), step(r), index(r, 0);
@@ -302,11 +370,14 @@ void IotaTileAssignment::materialize(std::vector<int64_t>& out) const {
     shape[i] = reshape_[static_cast<size_t>(perm_[i])];
     step[i] = strides[static_cast<size_t>(perm_[i])];
   }
-  out.resize(static_cast<size_t>(numElements_));
+  const int64_t inner = shape[r - 1];
+  const int64_t innerStep = step[r - 1];
   int64_t value = 0;
-  for (size_t flat = 0; flat < out.size(); ++flat) {
-    out[flat] = value;
-    for (size_t k = r; k-- > 0;) {
+  for (size_t flat = 0; flat < n; flat += static_cast<size_t>(inner)) {
+    int64_t* row = out + flat;
+    for (int64_t j = 0; j < inner; ++j) row[j] = value + j * innerStep;
+    // Advance the odometer over the outer dims.
+    for (size_t k = r - 1; k-- > 0;) {
       if (++index[k] < shape[k]) {
         value += step[k];
         break;
@@ -455,12 +526,21 @@ std::string IotaTileAssignment::toString() const {
 // One immutable tile assignment. `devices` is filled at construction for an
 // explicit array and on first request for an iota; the once_flag makes a
 // concurrent first materialisation safe.
+// An iota's list lives in `iotaDevices`, allocated without the zero fill a
+// std::vector would do first (the fill writes every element anyway).
 struct TileAssignment::Impl {
   std::optional<IotaTileAssignment> iota;
   std::vector<int64_t> dims;  // explicit arrays only
-  mutable std::vector<int64_t> devices;
+  std::vector<int64_t> devices;  // explicit arrays only
+  mutable std::unique_ptr<int64_t[]> iotaDevices;
   mutable std::once_flag once;
   mutable std::atomic<bool> materialized{false};
+
+  // The device list: the explicit one, or an iota's once materialised.
+  std::span<const int64_t> list() const {
+    if (!iota) return devices;
+    return {iotaDevices.get(), static_cast<size_t>(iota->numElements())};
+  }
 };
 
 namespace {
@@ -477,15 +557,29 @@ TileAssignment TileAssignment::fromIota(IotaTileAssignment iota) {
 }
 
 Result<TileAssignment> TileAssignment::iota(std::span<const int64_t> dims) {
-  SB_ASSIGN_OR_RETURN(auto iota, IotaTileAssignment::create(dims));
-  return fromIota(std::move(iota));
+  int64_t n = validDimsProduct(dims);
+  if (n < 0) {
+    SB_ASSIGN_OR_RETURN(n, checkedDimsProduct(dims, "tile assignment dimensions"));
+  }
+  const int64_t reshape[1] = {n};
+  const int perm[1] = {0};
+  return canonicalIota(dims, reshape, perm);
+}
+
+TileAssignment TileAssignment::canonicalIota(std::span<const int64_t> dims,
+                                             std::span<const int64_t> reshape,
+                                             std::span<const int> perm) {
+  auto impl = std::make_shared<Impl>();
+  impl->iota.emplace(IotaTileAssignment::InPlaceTag(), dims, reshape, perm);
+  return TileAssignment(std::move(impl));
 }
 
 Result<TileAssignment> TileAssignment::iota(std::span<const int64_t> dims,
                                             std::span<const int64_t> reshapeDims,
                                             std::span<const int> transposePerm) {
-  SB_ASSIGN_OR_RETURN(auto iota, IotaTileAssignment::create(dims, reshapeDims, transposePerm));
-  return fromIota(std::move(iota));
+  // IotaTileAssignment::create's checks and messages, then built in place.
+  SB_TRY(IotaTileAssignment::check(dims, reshapeDims, transposePerm));
+  return canonicalIota(dims, reshapeDims, transposePerm);
 }
 
 Result<TileAssignment> TileAssignment::fromDevices(std::span<const int64_t> dims,
@@ -557,10 +651,12 @@ Result<std::span<const int64_t>> TileAssignment::devices() const {
   }
   const Impl& impl = *impl_;
   std::call_once(impl.once, [&impl] {
-    impl.iota->materialize(impl.devices);
+    const size_t n = static_cast<size_t>(impl.iota->numElements());
+    impl.iotaDevices.reset(new int64_t[n]);
+    impl.iota->materialize(impl.iotaDevices.get());
     impl.materialized.store(true, std::memory_order_release);
   });
-  return std::span<const int64_t>(impl.devices);
+  return impl.list();
 }
 
 bool TileAssignment::isMaterialized() const {
@@ -574,8 +670,7 @@ Result<TileAssignment> TileAssignment::reshape(std::span<const int64_t> newDims)
                    joinInts(newDims) + "]");
   }
   if (impl_->iota) {
-    return fromIota(IotaTileAssignment::makeCanonical(newDims, impl_->iota->reshapeDims(),
-                                                      impl_->iota->transposePerm()));
+    return canonicalIota(newDims, impl_->iota->reshapeDims(), impl_->iota->transposePerm());
   }
   return fromDevices(newDims, impl_->devices);
 }
@@ -638,7 +733,10 @@ bool operator==(const TileAssignment& a, const TileAssignment& b) {
   const TileAssignment& iota = a.isIota() ? a : b;
   const TileAssignment& array = a.isIota() ? b : a;
   const auto& values = array.impl_->devices;
-  if (iota.isMaterialized()) return iota.impl_->devices == values;
+  if (iota.isMaterialized()) {
+    const auto list = iota.impl_->list();
+    return std::equal(list.begin(), list.end(), values.begin(), values.end());
+  }
   for (size_t i = 0; i < values.size(); ++i) {
     if (iota.impl_->iota->valueAtFlat(static_cast<int64_t>(i)) != values[i]) return false;
   }

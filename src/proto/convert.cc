@@ -7,10 +7,11 @@
 // file follows the facts: MAXIMAL has its own RET_CHECK, last_tile_dims wins
 // over (and must not be combined with) replicate_on_last_tile_dim, and
 // UNREDUCED is a plain kind.
-#include "shardbridge/proto/convert.h"
-#include "shardbridge/proto/named_sharding_proto.h"
+#include "shardbridge/proto/pb/convert.h"
+#include "shardbridge/proto/pb/named_sharding_proto.h"
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,6 +30,9 @@ namespace {
 using hlo::HloSharding;
 using hlo::OpShardingType;
 
+// toProto into a freshly constructed (empty) message.
+Status fillProto(const HloSharding& sharding, wire::OpSharding* out);
+
 // XLA reports a failed RET_CHECK as "RET_CHECK failure (file:line) COND";
 // we owe the condition text (users grep for it), not XLA's file and line.
 Error retCheckFailure(const char* condition) {
@@ -46,31 +50,46 @@ constexpr char kEmptyPayload[] = {'\xa2', '\x01', '\x00'};    // field 20, lengt
 
 // XLA's SetShardGroupFromProto: no group unless is_shard_group; AS means
 // shard_as, every other value (LIKE or an unknown enum number) shard_like.
-hlo::ShardGroup shardGroupFromProto(const xla::OpSharding& proto) {
+hlo::ShardGroup shardGroupFromProto(const wire::OpSharding& proto) {
   if (!proto.is_shard_group()) return hlo::ShardGroup::none();
-  if (proto.shard_group_type() == xla::OpSharding::AS) {
+  if (proto.shard_group_type() == wire::OpSharding::AS) {
     return hlo::ShardGroup::as(proto.shard_group_id());
   }
   return hlo::ShardGroup::like(proto.shard_group_id());
 }
 
-Result<HloSharding> fromProtoAt(const xla::OpSharding& proto, const ProtoParseOptions& options,
-                                size_t depth) {
+Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseOptions& options,
+                                size_t depth);
+
+// fromProtoAt without step 13 (the shard group). Every return is a prvalue,
+// so the sharding is built in the caller's Result (no moves on the way out).
+Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
+                                       const ProtoParseOptions& options, size_t depth) {
   // 1. V3: XLA looks at nothing else when named_sharding is present.
   if (proto.has_named_sharding()) return namedShardingFromProto(proto.named_sharding());
 
   // 2. Metadata and subgroup types are collected first, as upstream.
   std::vector<hlo::OpMetadata> metadata;
-  metadata.reserve(static_cast<size_t>(proto.metadata_size()));
-  for (const xla::OpMetadata& md : proto.metadata()) metadata.push_back(metadataFromProto(md));
-  std::vector<OpShardingType> subgroupTypes;
-  subgroupTypes.reserve(static_cast<size_t>(proto.last_tile_dims_size()));
-  for (int type : proto.last_tile_dims()) subgroupTypes.push_back(static_cast<OpShardingType>(type));
-
-  const hlo::ShardGroup group = shardGroupFromProto(proto);
+  if (proto.metadata_size() > 0) {
+    metadata.reserve(static_cast<size_t>(proto.metadata_size()));
+    for (const wire::OpMetadata& md : proto.metadata()) metadata.push_back(metadataFromProto(md));
+  }
+  // Subgroup types: on the stack for the usual few, no allocation.
+  OpShardingType typesInline[8];
+  std::vector<OpShardingType> typesHeap;
+  const size_t numTypes = static_cast<size_t>(proto.last_tile_dims_size());
+  OpShardingType* types = typesInline;
+  if (numTypes > std::size(typesInline)) {
+    typesHeap.resize(numTypes);
+    types = typesHeap.data();
+  }
+  for (size_t i = 0; i < numTypes; ++i) {
+    types[i] = static_cast<OpShardingType>(proto.last_tile_dims(static_cast<int>(i)));
+  }
+  const std::span<const OpShardingType> subgroupTypes(types, numTypes);
 
   // 3. Tuples.
-  if (proto.type() == xla::OpSharding::TUPLE) {
+  if (proto.type() == wire::OpSharding::TUPLE) {
     if (!metadata.empty()) return invalid("Tuple sharding is expected to have no metadata.");
     if (depth >= options.maxTupleDepth) {
       return invalid("tuple shardings nested deeper than " +
@@ -78,40 +97,39 @@ Result<HloSharding> fromProtoAt(const xla::OpSharding& proto, const ProtoParseOp
     }
     std::vector<HloSharding> elements;
     elements.reserve(static_cast<size_t>(proto.tuple_shardings_size()));
-    for (const xla::OpSharding& element : proto.tuple_shardings()) {
+    for (const wire::OpSharding& element : proto.tuple_shardings()) {
       SB_ASSIGN_OR_RETURN(HloSharding leaf, fromProtoAt(element, options, depth + 1));
       elements.push_back(std::move(leaf));
     }
-    return HloSharding::tuple(std::move(elements)).withShardGroup(group);
+    return HloSharding::tuple(std::move(elements));
   }
 
   // 4. Kinds without a tile assignment: every tile field is ignored.
   switch (proto.type()) {
-    case xla::OpSharding::REPLICATED:
-      return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
-    case xla::OpSharding::MANUAL:
-      return HloSharding::manual(std::move(metadata)).withShardGroup(group);
-    case xla::OpSharding::UNREDUCED:
-      return HloSharding::unreduced(std::move(metadata)).withShardGroup(group);
-    case xla::OpSharding::UNKNOWN:
-      return HloSharding::unknown(std::move(metadata)).withShardGroup(group);
+    case wire::OpSharding::REPLICATED:
+      return HloSharding::replicate(std::move(metadata));
+    case wire::OpSharding::MANUAL:
+      return HloSharding::manual(std::move(metadata));
+    case wire::OpSharding::UNREDUCED:
+      return HloSharding::unreduced(std::move(metadata));
+    case wire::OpSharding::UNKNOWN:
+      return HloSharding::unknown(std::move(metadata));
     default:
       break;
   }
 
   // 5. One device; tile_assignment_dimensions is ignored.
-  if (proto.type() == xla::OpSharding::MAXIMAL) {
+  if (proto.type() == wire::OpSharding::MAXIMAL) {
     if (proto.tile_assignment_devices_size() != 1) {
       return invalid("Maximal sharding is expected to have single device assignment, but " +
                      std::to_string(proto.tile_assignment_devices_size()) + " has provided.");
     }
-    return HloSharding::singleDevice(proto.tile_assignment_devices(0), std::move(metadata))
-        .withShardGroup(group);
+    return HloSharding::singleDevice(proto.tile_assignment_devices(0), std::move(metadata));
   }
 
   // 6. Anything else must be OTHER (proto3 enums are open: an unknown type
   // number reaches this point).
-  if (proto.type() != xla::OpSharding::OTHER) {
+  if (proto.type() != wire::OpSharding::OTHER) {
     return retCheckFailure("proto.type() == OpSharding::OTHER");
   }
 
@@ -134,9 +152,9 @@ Result<HloSharding> fromProtoAt(const xla::OpSharding& proto, const ProtoParseOp
   if (useIota) {
     bool allOnes = true;
     for (int64_t d : proto.iota_reshape_dims()) allOnes = allOnes && d == 1;
-    if (allOnes) return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+    if (allOnes) return HloSharding::replicate(std::move(metadata));
   } else if (proto.tile_assignment_devices_size() == 1) {
-    return HloSharding::replicate(std::move(metadata)).withShardGroup(group);
+    return HloSharding::replicate(std::move(metadata));
   }
 
   // 9. Dimensions. The positivity check follows the facts (§d step 9); the
@@ -192,39 +210,64 @@ Result<HloSharding> fromProtoAt(const xla::OpSharding& proto, const ProtoParseOp
     if (proto.replicate_on_last_tile_dim()) {
       return retCheckFailure("!proto.replicate_on_last_tile_dim()");
     }
-    SB_ASSIGN_OR_RETURN(HloSharding s,
-                        HloSharding::subgroup(tiles, subgroupTypes, std::move(metadata)));
-    return std::move(s).withShardGroup(group);
+    return HloSharding::subgroup(tiles, subgroupTypes, std::move(metadata));
   }
   if (proto.replicate_on_last_tile_dim()) {
-    SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::partialTile(tiles, std::move(metadata)));
-    return std::move(s).withShardGroup(group);
+    return HloSharding::partialTile(tiles, std::move(metadata));
   }
-  // 13. Shard group (applied on every path above).
-  SB_ASSIGN_OR_RETURN(HloSharding s, HloSharding::tile(std::move(tiles), std::move(metadata)));
-  return std::move(s).withShardGroup(group);
+  return HloSharding::tile(std::move(tiles), std::move(metadata));
+}
+
+// 13. The shard group, on every path but V3 (XLA's FromProto returns the
+// named sharding before it reads the group). Applied in place: most
+// shardings have none, and then nothing is moved; the one named return lets
+// the compiler build the Result in the caller's slot.
+Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseOptions& options,
+                                size_t depth) {
+  const hlo::ShardGroup group = shardGroupFromProto(proto);
+  Result<HloSharding> result = ungroupedFromProto(proto, options, depth);
+  if (result && group.isShardGroup() && !proto.has_named_sharding()) {
+    *result = std::move(*result).withShardGroup(group);
+  }
+  return result;
 }
 
 }  // namespace
 
-Result<HloSharding> fromProto(const xla::OpSharding& proto, const ProtoParseOptions& options) {
+Result<HloSharding> fromProto(const wire::OpSharding& proto, const ProtoParseOptions& options) {
   return fromProtoAt(proto, options, 0);
 }
 
-Status toProto(const HloSharding& sharding, xla::OpSharding* out) {
+Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
   // Clear() keeps the repeated fields' capacity, so a reused message
   // converts without allocating.
   out->Clear();
-  xla::OpSharding& result = *out;
+  return fillProto(sharding, out);
+}
+
+Result<wire::OpSharding> toProto(const HloSharding& sharding) {
+  // Built in place and returned by name (one message, as XLA's ToProto):
+  // a local moved into the Result would cost a second construction, a swap
+  // and a destruction.
+  Result<wire::OpSharding> result(std::in_place);
+  Status filled = fillProto(sharding, &*result);
+  if (!filled) result = std::move(filled).error();
+  return result;
+}
+
+namespace {
+
+Status fillProto(const HloSharding& sharding, wire::OpSharding* out) {
+  wire::OpSharding& result = *out;
   if (sharding.isTuple()) {
     // The tuple's own shard group is not written (XLA's ToProto returns
     // before it looks at the group).
     result.mutable_tuple_shardings()->Reserve(
         static_cast<int>(sharding.tupleElements().size()));
     for (const HloSharding& element : sharding.tupleElements()) {
-      SB_TRY(toProto(element, result.add_tuple_shardings()));
+      SB_TRY(fillProto(element, result.add_tuple_shardings()));
     }
-    result.set_type(xla::OpSharding::TUPLE);
+    result.set_type(wire::OpSharding::TUPLE);
     return okStatus();
   }
 
@@ -235,9 +278,11 @@ Status toProto(const HloSharding& sharding, xla::OpSharding* out) {
     return okStatus();
   }
 
-  result.mutable_metadata()->Reserve(static_cast<int>(sharding.metadata().size()));
-  for (const hlo::OpMetadata& md : sharding.metadata()) {
-    *result.add_metadata() = metadataToProto(md);
+  if (!sharding.metadata().empty()) {
+    result.mutable_metadata()->Reserve(static_cast<int>(sharding.metadata().size()));
+    for (const hlo::OpMetadata& md : sharding.metadata()) {
+      *result.add_metadata() = metadataToProto(md);
+    }
   }
 
   const hlo::TileAssignment& tiles = sharding.tileAssignment();
@@ -251,33 +296,33 @@ Status toProto(const HloSharding& sharding, xla::OpSharding* out) {
     // default array of replicated/manual/... shardings is empty and writes
     // nothing; a single device writes its one id.
     Result<std::span<const int64_t>> devices = tiles.devices();
-    if (devices) {
+    if (devices && !devices->empty()) {
       result.mutable_tile_assignment_devices()->Add(devices->begin(), devices->end());
     }
   }
 
   switch (sharding.kind()) {
     case HloSharding::Kind::kReplicated:
-      result.set_type(xla::OpSharding::REPLICATED);
+      result.set_type(wire::OpSharding::REPLICATED);
       break;
     case HloSharding::Kind::kSingleDevice:
       // Since XLA commit f999273595 (2025-08-13) MAXIMAL carries no
       // tile_assignment_dimensions; older XLA wrote `tile_assignment_dimensions: 1`.
-      result.set_type(xla::OpSharding::MAXIMAL);
+      result.set_type(wire::OpSharding::MAXIMAL);
       break;
     case HloSharding::Kind::kManual:
-      result.set_type(xla::OpSharding::MANUAL);
+      result.set_type(wire::OpSharding::MANUAL);
       break;
     case HloSharding::Kind::kUnreduced:
-      result.set_type(xla::OpSharding::UNREDUCED);
+      result.set_type(wire::OpSharding::UNREDUCED);
       break;
     case HloSharding::Kind::kUnknown:
-      result.set_type(xla::OpSharding::UNKNOWN);
+      result.set_type(wire::OpSharding::UNKNOWN);
       break;
     case HloSharding::Kind::kTiled:
     case HloSharding::Kind::kTuple:  // handled above
     case HloSharding::Kind::kNamed:  // handled above
-      result.set_type(xla::OpSharding::OTHER);
+      result.set_type(wire::OpSharding::OTHER);
       result.set_replicate_on_last_tile_dim(sharding.replicateOnLastTileDim());
       for (OpShardingType type : sharding.subgroupTypes()) {
         result.mutable_last_tile_dims()->Add(static_cast<int>(type));
@@ -291,18 +336,14 @@ Status toProto(const HloSharding& sharding, xla::OpSharding* out) {
   if (group.isShardGroup()) {
     result.set_is_shard_group(true);
     result.set_shard_group_id(group.id);
-    result.set_shard_group_type(group.shardAs ? xla::OpSharding::AS : xla::OpSharding::LIKE);
+    result.set_shard_group_type(group.shardAs ? wire::OpSharding::AS : wire::OpSharding::LIKE);
   }
   return okStatus();
 }
 
-Result<xla::OpSharding> toProto(const HloSharding& sharding) {
-  xla::OpSharding result;
-  SB_TRY(toProto(sharding, &result));
-  return result;
-}
+}  // namespace
 
-hlo::OpMetadata metadataFromProto(const xla::OpMetadata& proto) {
+hlo::OpMetadata metadataFromProto(const wire::OpMetadata& proto) {
   hlo::OpMetadata md;
   md.opType = proto.op_type();
   md.opName = proto.op_name();
@@ -330,15 +371,15 @@ hlo::OpMetadata metadataFromProto(const xla::OpMetadata& proto) {
     }
   }
   if (proto.has_metadata_payload()) {
-    const xla::OpMetadata::Payload& payload = proto.metadata_payload();
+    const wire::OpMetadata::Payload& payload = proto.metadata_payload();
     switch (payload.kind_case()) {
-      case xla::OpMetadata::Payload::kValue:
+      case wire::OpMetadata::Payload::kValue:
         md.metadataPayload = payload.value();
         break;
-      case xla::OpMetadata::Payload::kId:
+      case wire::OpMetadata::Payload::kId:
         md.metadataPayload = payload.id();
         break;
-      case xla::OpMetadata::Payload::KIND_NOT_SET: {
+      case wire::OpMetadata::Payload::KIND_NOT_SET: {
         // Present but empty, or holding only unknown fields: keep the whole
         // field as raw bytes.
         std::string inner;
@@ -364,8 +405,8 @@ hlo::OpMetadata metadataFromProto(const xla::OpMetadata& proto) {
   return md;
 }
 
-xla::OpMetadata metadataToProto(const hlo::OpMetadata& md) {
-  xla::OpMetadata proto;
+wire::OpMetadata metadataToProto(const hlo::OpMetadata& md) {
+  wire::OpMetadata proto;
   // First the raw fields (unknown ones stay unknown; the empty-submessage
   // markers of metadataFromProto become present fields), then the known ones.
   if (!md.unknownFields.empty()) {

@@ -1,16 +1,16 @@
-#include "shardbridge/proto/named_sharding_proto.h"
+#include "shardbridge/proto/pb/named_sharding_proto.h"
 
 #include <string>
 #include <vector>
 
-#include "shardbridge/proto/convert.h"
+#include "shardbridge/proto/pb/convert.h"
 
 namespace shardbridge::proto {
 namespace {
 
 Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
 
-hlo::AxisRef axisFromProto(const xla::AxisRefProto& proto) {
+hlo::AxisRef axisFromProto(const wire::AxisRefProto& proto) {
   if (!proto.has_sub_axis_info()) return hlo::AxisRef::full(proto.mesh_axis_index());
   // Sub-axis sizes are checked by NamedSharding::create, where XLA's AxisRef
   // constructor CHECK-fails.
@@ -19,14 +19,14 @@ hlo::AxisRef axisFromProto(const xla::AxisRefProto& proto) {
 }
 
 std::vector<hlo::AxisRef> axesFromProto(
-    const google::protobuf::RepeatedPtrField<xla::AxisRefProto>& list) {
+    const google::protobuf::RepeatedPtrField<wire::AxisRefProto>& list) {
   std::vector<hlo::AxisRef> axes;
   axes.reserve(static_cast<size_t>(list.size()));
   for (const auto& a : list) axes.push_back(axisFromProto(a));
   return axes;
 }
 
-void axisToProto(const hlo::AxisRef& axis, xla::AxisRefProto* out) {
+void axisToProto(const hlo::AxisRef& axis, wire::AxisRefProto* out) {
   out->set_mesh_axis_index(axis.meshAxisIndex);
   if (axis.subAxis) {
     out->mutable_sub_axis_info()->set_pre_size(axis.subAxis->preSize);
@@ -35,11 +35,11 @@ void axisToProto(const hlo::AxisRef& axis, xla::AxisRefProto* out) {
 }
 
 void axesToProto(const std::vector<hlo::AxisRef>& axes,
-                 google::protobuf::RepeatedPtrField<xla::AxisRefProto>* out) {
+                 google::protobuf::RepeatedPtrField<wire::AxisRefProto>* out) {
   for (const hlo::AxisRef& a : axes) axisToProto(a, out->Add());
 }
 
-Result<hlo::Mesh> meshFromProto(const xla::MeshProto& proto) {
+Result<hlo::Mesh> meshFromProto(const wire::MeshProto& proto) {
   if (proto.axes_size() == 0) {
     if (proto.device_ids_size() == 0) return hlo::Mesh();
     if (proto.device_ids_size() != 1) {
@@ -82,7 +82,7 @@ Result<hlo::Mesh> meshFromProto(const xla::MeshProto& proto) {
 
 }  // namespace
 
-Result<hlo::HloSharding> namedShardingFromProto(const xla::NamedShardingProto& proto) {
+Result<hlo::HloSharding> namedShardingFromProto(const wire::NamedShardingProto& proto) {
   SB_ASSIGN_OR_RETURN(hlo::Mesh mesh, meshFromProto(proto.mesh()));
   std::vector<hlo::DimSharding> dims;
   dims.reserve(static_cast<size_t>(proto.dim_shardings_size()));
@@ -110,10 +110,10 @@ Result<hlo::HloSharding> namedShardingFromProto(const xla::NamedShardingProto& p
   return hlo::HloSharding::named(std::move(named));
 }
 
-Result<xla::NamedShardingProto> namedShardingToProto(const hlo::NamedSharding& sharding) {
-  xla::NamedShardingProto proto;
+Result<wire::NamedShardingProto> namedShardingToProto(const hlo::NamedSharding& sharding) {
+  wire::NamedShardingProto proto;
   const hlo::Mesh& mesh = sharding.mesh();
-  xla::MeshProto* meshProto = proto.mutable_mesh();
+  wire::MeshProto* meshProto = proto.mutable_mesh();
   if (mesh.isMaximal()) {
     meshProto->add_device_ids(mesh.deviceAssignment().first());
   } else if (!mesh.isEmpty()) {

@@ -1,5 +1,5 @@
 // Protobuf's parsers and printers for xla.OpSharding, with errors as values.
-#include "shardbridge/proto/wire.h"
+#include "shardbridge/proto/pb/wire.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -68,12 +68,25 @@ class FirstError : public google::protobuf::io::ErrorCollector {
   std::string message_;
 };
 
+// Protobuf names message types by their full name, which carries our package
+// (proto/op_sharding.proto says why it is not `xla`). Users and XLA know the
+// types as `xla.OpSharding`, ..., so messages say that.
+std::string xlaTypeNames(std::string message) {
+  static constexpr std::string_view kOurs = "shardbridge.wire.";
+  static constexpr std::string_view kXla = "xla.";
+  for (size_t pos = message.find(kOurs); pos != std::string::npos;
+       pos = message.find(kOurs, pos + kXla.size())) {
+    message.replace(pos, kOurs.size(), kXla);
+  }
+  return message;
+}
+
 }  // namespace
 
-Result<xla::OpSharding> parseOpShardingBinary(std::string_view bytes,
+Result<wire::OpSharding> parseOpShardingBinary(std::string_view bytes,
                                               const ProtoParseOptions& options) {
   SB_TRY(checkSize(bytes, options, "binary OpSharding"));
-  xla::OpSharding proto;
+  wire::OpSharding proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return makeError(ErrorCode::kParse,
                      "cannot parse binary OpSharding: malformed wire format (or a string "
@@ -82,16 +95,16 @@ Result<xla::OpSharding> parseOpShardingBinary(std::string_view bytes,
   return proto;
 }
 
-std::string serializeOpSharding(const xla::OpSharding& proto) {
+std::string serializeOpSharding(const wire::OpSharding& proto) {
   std::string out;
   proto.SerializeToString(&out);
   return out;
 }
 
-Result<xla::OpSharding> parseOpShardingText(std::string_view text,
+Result<wire::OpSharding> parseOpShardingText(std::string_view text,
                                             const ProtoParseOptions& options) {
   SB_TRY(checkSize(text, options, "text-format OpSharding"));
-  xla::OpSharding proto;
+  wire::OpSharding proto;
   google::protobuf::TextFormat::Parser parser;
   FirstError errors;
   parser.RecordErrorsTo(&errors);
@@ -99,39 +112,39 @@ Result<xla::OpSharding> parseOpShardingText(std::string_view text,
   google::protobuf::io::ArrayInputStream input(text.data(), static_cast<int>(text.size()));
   if (!parser.Parse(&input, &proto)) {
     if (!errors.has()) return makeError(ErrorCode::kParse, "cannot parse text-format OpSharding");
-    return makeError(ErrorCode::kParse, errors.message(),
+    return makeError(ErrorCode::kParse, xlaTypeNames(errors.message()),
                      offsetOf(text, errors.line(), errors.column()));
   }
   return proto;
 }
 
-std::string printOpShardingText(const xla::OpSharding& proto) {
+std::string printOpShardingText(const wire::OpSharding& proto) {
   std::string out;
   google::protobuf::TextFormat::PrintToString(proto, &out);
   return out;
 }
 
-Result<xla::OpSharding> parseOpShardingJson(std::string_view json,
+Result<wire::OpSharding> parseOpShardingJson(std::string_view json,
                                             const ProtoParseOptions& options) {
   SB_TRY(checkSize(json, options, "JSON OpSharding"));
-  xla::OpSharding proto;
+  wire::OpSharding proto;
   google::protobuf::util::JsonParseOptions parseOptions;
   auto status = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(json.data(), json.size()), &proto, parseOptions);
   if (!status.ok()) {
     return makeError(ErrorCode::kParse,
-                     "cannot parse JSON OpSharding: " + std::string(status.message()));
+                     "cannot parse JSON OpSharding: " + xlaTypeNames(std::string(status.message())));
   }
   return proto;
 }
 
-Result<std::string> printOpShardingJson(const xla::OpSharding& proto) {
+Result<std::string> printOpShardingJson(const wire::OpSharding& proto) {
   std::string out;
   google::protobuf::util::JsonPrintOptions printOptions;
   auto status = google::protobuf::util::MessageToJsonString(proto, &out, printOptions);
   if (!status.ok()) {
     return makeError(ErrorCode::kInvalid,
-                     "cannot print OpSharding as JSON: " + std::string(status.message()));
+                     "cannot print OpSharding as JSON: " + xlaTypeNames(std::string(status.message())));
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // fromProto / toProto: XLA's ladder, its messages, the exact bytes ToProto
 // produces, metadata, and the round-trip property.
-#include "shardbridge/proto/convert.h"
+#include "shardbridge/proto/pb/convert.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -10,17 +10,17 @@
 #include <vector>
 
 #include "shardbridge/hlo/text.h"
-#include "shardbridge/proto/wire.h"
+#include "shardbridge/proto/pb/wire.h"
 
 namespace shardbridge::proto {
 namespace {
 
 using hlo::HloSharding;
 
-xla::OpSharding pbtxt(const std::string& text) {
+wire::OpSharding pbtxt(const std::string& text) {
   auto p = parseOpShardingText(text);
   EXPECT_TRUE(p.has_value()) << text << ": " << p.error().message;
-  return p ? *p : xla::OpSharding();
+  return p ? *p : wire::OpSharding();
 }
 
 HloSharding text(const std::string& s) {
@@ -184,11 +184,11 @@ TEST(FromProto, TupleShardGroupIsKeptButNotWritten) {
 }
 
 // Builds TUPLE{TUPLE{...{REPLICATED}}} `levels` deep.
-xla::OpSharding nestedTuples(int levels) {
-  xla::OpSharding root;
-  xla::OpSharding* p = &root;
+wire::OpSharding nestedTuples(int levels) {
+  wire::OpSharding root;
+  wire::OpSharding* p = &root;
   for (int i = 0; i < levels; ++i) {
-    p->set_type(xla::OpSharding::TUPLE);
+    p->set_type(wire::OpSharding::TUPLE);
     p = p->add_tuple_shardings();
   }
   return root;
@@ -281,10 +281,10 @@ TEST(ToProto, WireBytes) {
 
 TEST(ToProto, SubgroupTypesKeepStoredOrder) {
   auto s = text("{devices=[2,2,2]<=[8] last_tile_dims={manual, unreduced}}");
-  xla::OpSharding p = *toProto(s);
+  wire::OpSharding p = *toProto(s);
   ASSERT_EQ(p.last_tile_dims_size(), 2);
-  EXPECT_EQ(p.last_tile_dims(0), xla::OpSharding::MANUAL);
-  EXPECT_EQ(p.last_tile_dims(1), xla::OpSharding::UNREDUCED);
+  EXPECT_EQ(p.last_tile_dims(0), wire::OpSharding::MANUAL);
+  EXPECT_EQ(p.last_tile_dims(1), wire::OpSharding::UNREDUCED);
   EXPECT_FALSE(p.replicate_on_last_tile_dim());
 }
 
@@ -334,7 +334,7 @@ TEST(RoundTrip, OneDeviceIotaFromTextBecomesReplicated) {
 // --- metadata -----------------------------------------------------------------
 
 TEST(Metadata, EveryFieldSurvives) {
-  xla::OpMetadata m = pbtxt(R"(type: MAXIMAL tile_assignment_devices: 0 metadata {
+  wire::OpMetadata m = pbtxt(R"(type: MAXIMAL tile_assignment_devices: 0 metadata {
       op_type: "t" op_name: "n" source_file: "f" source_line: 1 profile_type: [WINDOW, 7]
       size_of_generated_code_in_bytes: 11 size_of_memory_working_set_in_bytes: 12
       profile_info { relative_speedup: 1.5 profile_source: PROFILE_SOURCE_REMOTE }
@@ -356,7 +356,7 @@ TEST(Metadata, EmptySubmessagesAndUnknownFieldsSurvive) {
   // 12 01 61: op_name "a"; 52 00: empty profile_info; a2 01 00: empty
   // payload; b0 06 2a: unknown field 102 = 42.
   const std::string bytes = "\x12\x01\x61\x52\x00\xa2\x01\x00\xb0\x06\x2a"s;
-  xla::OpMetadata m;
+  wire::OpMetadata m;
   ASSERT_TRUE(m.ParseFromString(bytes));
   EXPECT_EQ(hex(metadataToProto(metadataFromProto(m)).SerializeAsString()), hex(bytes));
 }
@@ -493,7 +493,7 @@ RC_GTEST_PROP(RoundTripProperty, FromProtoOfToProtoIsIdentity, ()) {
   }
   auto proto = toProto(s);
   RC_ASSERT(proto.has_value());
-  const xla::OpSharding& p = *proto;
+  const wire::OpSharding& p = *proto;
   auto back = fromProto(p);
   RC_ASSERT(back.has_value());
   const HloSharding expected = afterProtoTrip(s);

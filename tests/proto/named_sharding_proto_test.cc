@@ -2,7 +2,7 @@
 // XLA's Mesh::ToProto / AxisRef::ToProto (xla/hlo/ir/mesh_and_axis.cc): axes
 // by name and size, device_ids only for a non-trivial device order, axis refs
 // by mesh index with an optional sub_axis_info.
-#include "shardbridge/proto/named_sharding_proto.h"
+#include "shardbridge/proto/pb/named_sharding_proto.h"
 
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
@@ -14,13 +14,13 @@
 namespace shardbridge::proto {
 namespace {
 
-xla::NamedShardingProto parseText(const std::string& text) {
-  xla::NamedShardingProto p;
+wire::NamedShardingProto parseText(const std::string& text) {
+  wire::NamedShardingProto p;
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &p)) << text;
   return p;
 }
 
-std::string printText(const xla::NamedShardingProto& p) {
+std::string printText(const wire::NamedShardingProto& p) {
   google::protobuf::TextFormat::Printer printer;
   printer.SetSingleLineMode(true);
   std::string out;

@@ -1,5 +1,5 @@
 // Binary, text format and JSON for xla.OpSharding messages.
-#include "shardbridge/proto/wire.h"
+#include "shardbridge/proto/pb/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -107,7 +107,7 @@ TEST(Text, PrintsProtobufsDefaultTextFormat) {
             "}\n"
             "iota_reshape_dims: 4\n"
             "iota_transpose_perm: 0\n");
-  EXPECT_EQ(printOpShardingText(xla::OpSharding()), "");
+  EXPECT_EQ(printOpShardingText(wire::OpSharding()), "");
 }
 
 struct TextError {
@@ -170,7 +170,7 @@ TEST(Json, BothDirections) {
   auto snake = parseOpShardingJson("{\"type\": \"MAXIMAL\", \"tile_assignment_devices\": [7]}");
   ASSERT_TRUE(snake.has_value());
   EXPECT_EQ(snake->tile_assignment_devices(0), 7);
-  EXPECT_EQ(*printOpShardingJson(xla::OpSharding()), "{}");
+  EXPECT_EQ(*printOpShardingJson(wire::OpSharding()), "{}");
 }
 
 TEST(Json, ErrorsAreParseErrors) {

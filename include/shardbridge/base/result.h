@@ -65,6 +65,11 @@ template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
+  // Constructs the value in place, for types whose move is not free (a
+  // protobuf message's move is a construction, a swap and a destruction).
+  template <typename... Args>
+  explicit Result(std::in_place_t, Args&&... args)
+      : v_(std::in_place_index<0>, std::forward<Args>(args)...) {}
   Result(Unexpected u) : v_(std::in_place_index<1>, std::move(u.error)) {}
   Result(Error e) : v_(std::in_place_index<1>, std::move(e)) {}
 

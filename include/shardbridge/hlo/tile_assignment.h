@@ -54,6 +54,10 @@ class IotaTileAssignment {
   static Result<IotaTileAssignment> create(std::span<const int64_t> dims,
                                            std::span<const int64_t> reshapeDims,
                                            std::span<const int> transposePerm);
+  // create's checks alone: okStatus() exactly when create would succeed,
+  // else its error.
+  static Status check(std::span<const int64_t> dims, std::span<const int64_t> reshapeDims,
+                      std::span<const int> transposePerm);
 
   std::span<const int64_t> dims() const {
     return {ndims_ <= kInlineDims ? inlineDims_.data() : heapDims_.data(), ndims_};
@@ -77,6 +81,8 @@ class IotaTileAssignment {
 
   // Writes all devices row-major into `out` (resized to numElements()).
   void materialize(std::vector<int64_t>& out) const;
+  // The same into `out[0, numElements())`, which the caller allocated.
+  void materialize(int64_t* out) const;
 
   // "[4,2]<=[2,4]T(1,0)"; "T(...)" only when the reshape has >1 entries.
   std::string toString() const;
@@ -86,6 +92,18 @@ class IotaTileAssignment {
 
   // Compares the canonical triples (XLA's IotaTileAssignment::operator==).
   friend bool operator==(const IotaTileAssignment& a, const IotaTileAssignment& b);
+
+  // Only TileAssignment can name this tag: it builds its iota in place with
+  // it (std::optional::emplace needs a public constructor).
+  class InPlaceTag {
+    friend class TileAssignment;
+    InPlaceTag() = default;
+  };
+  // The canonical form of validated parts (see assignCanonical).
+  IotaTileAssignment(InPlaceTag, std::span<const int64_t> dims, std::span<const int64_t> reshape,
+                     std::span<const int> perm) {
+    assignCanonical(dims, reshape, perm);
+  }
 
   // A canonical reshape has one entry or only entries >= 2, so with at most
   // 2^31 devices it never has more than 31: it is stored inline.
@@ -99,6 +117,11 @@ class IotaTileAssignment {
   static IotaTileAssignment makeCanonical(std::span<const int64_t> dims,
                                           std::span<const int64_t> reshape,
                                           std::span<const int> perm);
+  // The same into `*this` (freshly default-constructed), so a TileAssignment
+  // can build its iota in place instead of copying ~500 bytes through
+  // Result, fromIota and make_shared.
+  void assignCanonical(std::span<const int64_t> dims, std::span<const int64_t> reshape,
+                       std::span<const int> perm);
 
   // Tile dims: inline up to kInlineDims (the common case), else on the heap.
   static constexpr size_t kInlineDims = 8;
@@ -181,6 +204,13 @@ class TileAssignment {
   // once built and shared by all copies (null for the default array).
   struct Impl;
   explicit TileAssignment(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  friend class HloSharding;
+  // The canonical iota `[dims]<=[reshape]T(perm)` from validated parts (the
+  // product of dims equals that of reshape, perm is a permutation), built in
+  // place.
+  static TileAssignment canonicalIota(std::span<const int64_t> dims,
+                                      std::span<const int64_t> reshape,
+                                      std::span<const int> perm);
   std::shared_ptr<const Impl> impl_;
 };
 

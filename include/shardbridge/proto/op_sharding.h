@@ -4,7 +4,7 @@
 // and JSON (proto3's canonical mapping: lowerCamelCase names, int64 as
 // strings, enums by name) all come from protobuf itself; this header turns
 // them into an hlo::HloSharding and back through XLA's FromProto / ToProto
-// (shardbridge/proto/convert.h, which exposes `xla::OpSharding`).
+// (shardbridge/proto/pb/convert.h, which exposes `shardbridge::wire::OpSharding`; internal, not installed).
 //
 //   auto s = parseOpSharding("type: MAXIMAL tile_assignment_devices: 7",
 //                            ProtoFormat::kText).value();

@@ -2,9 +2,11 @@
 // NamedSharding::FromProto / ToProto, Mesh::FromProto / ToProto and
 // AxisRef::FromProto / ToProto, as errors instead of CHECK failures.
 //
-//   xla::NamedShardingProto p;          // mesh {axes {name: "x" size: 4}}
+//   wire::NamedShardingProto p;          // mesh {axes {name: "x" size: 4}}
 //   ...                                 // dim_shardings {axes {} is_closed: true}
 //   namedShardingFromProto(p)->toString() -> "{mesh['x'=4], [{'x'}]}"
+//
+// Internal: include/shardbridge/proto/pb/ is not installed.
 #pragma once
 
 #include "op_sharding.pb.h"
@@ -23,7 +25,7 @@ namespace shardbridge::proto {
 // messages (axis sizes < 1, a device count that differs from the product,
 // ids that are not a permutation, axis indices out of range, bad sub-axes),
 // code kInvalid. Metadata goes through metadataFromProto (every field kept).
-Result<hlo::HloSharding> namedShardingFromProto(const xla::NamedShardingProto& proto);
+Result<hlo::HloSharding> namedShardingFromProto(const wire::NamedShardingProto& proto);
 
 // The NamedShardingProto of a V3 sharding, as XLA's ToProto writes it: axes
 // with names and sizes; device_ids only for a device order that is not a
@@ -31,6 +33,6 @@ Result<hlo::HloSharding> namedShardingFromProto(const xla::NamedShardingProto& p
 // device id; dim shardings with is_closed; replicated, unreduced and manual
 // axes; metadata. Fails only when a device order too large to materialise
 // would have to be written (more than hlo::kMaxMaterializedDevices).
-Result<xla::NamedShardingProto> namedShardingToProto(const hlo::NamedSharding& sharding);
+Result<wire::NamedShardingProto> namedShardingToProto(const hlo::NamedSharding& sharding);
 
 }  // namespace shardbridge::proto

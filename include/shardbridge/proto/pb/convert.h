@@ -1,11 +1,12 @@
 // HloSharding <-> xla.OpSharding: XLA's HloSharding::FromProto / ToProto.
 //
-// This header exposes the generated protobuf types (`op_sharding.pb.h`,
-// namespace xla). Code that only wants bytes, text format or JSON should use
-// shardbridge/proto/op_sharding.h instead, which keeps them out of sight.
+// Internal (include/shardbridge/proto/pb/ is not installed): this header
+// exposes the generated protobuf types (`op_sharding.pb.h`, namespace
+// shardbridge::wire). Code that only wants bytes, text format or JSON uses
+// shardbridge/proto/op_sharding.h, which keeps them out of sight.
 //
-//   xla::OpSharding p;
-//   p.set_type(xla::OpSharding::OTHER);
+//   wire::OpSharding p;
+//   p.set_type(wire::OpSharding::OTHER);
 //   p.add_tile_assignment_dimensions(2);
 //   p.add_tile_assignment_dimensions(2);
 //   p.add_iota_reshape_dims(4);
@@ -41,7 +42,7 @@ namespace shardbridge::proto {
 // {replicated}, as in XLA, even without tile_assignment_dimensions.
 // Nested TUPLEs are flattened (the model's tuples are flat leaf lists; XLA
 // would keep the nesting, which its own text parser cannot read back).
-Result<hlo::HloSharding> fromProto(const xla::OpSharding& proto,
+Result<hlo::HloSharding> fromProto(const wire::OpSharding& proto,
                                    const ProtoParseOptions& options = {});
 
 // XLA's HloSharding::ToProto (facts §e): sets exactly the fields XLA sets,
@@ -53,16 +54,16 @@ Result<hlo::HloSharding> fromProto(const xla::OpSharding& proto,
 // Fails only when such a leaf's device order is too large to materialise
 // into device_ids; that is why this returns a Result where XLA's cannot fail.
 //   toProto(maximal device=7)  -> type: MAXIMAL tile_assignment_devices: 7
-Result<xla::OpSharding> toProto(const hlo::HloSharding& sharding);
+Result<wire::OpSharding> toProto(const hlo::HloSharding& sharding);
 // The same into `*out`, which is cleared first; reusing one message across
 // calls keeps its capacity, so repeated conversions do not allocate.
-Status toProto(const hlo::HloSharding& sharding, xla::OpSharding* out);
+Status toProto(const hlo::HloSharding& sharding, wire::OpSharding* out);
 
 // xla.OpMetadata <-> hlo::OpMetadata, every field. Fields the model cannot
 // hold (unknown ones, and a present-but-empty profile_info or
 // metadata_payload) travel in OpMetadata::unknownFields, so
 // metadataToProto(metadataFromProto(m)) serializes to m's bytes.
-hlo::OpMetadata metadataFromProto(const xla::OpMetadata& proto);
-xla::OpMetadata metadataToProto(const hlo::OpMetadata& metadata);
+hlo::OpMetadata metadataFromProto(const wire::OpMetadata& proto);
+wire::OpMetadata metadataToProto(const hlo::OpMetadata& metadata);
 
 }  // namespace shardbridge::proto
