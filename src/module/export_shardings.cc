@@ -30,6 +30,7 @@ std::string_view symbolAt(std::string_view t, size_t p) {
 Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
   ExportModuleOptions options;
   options.v3 = ctx.flag("enable-hlo-sharding-v3");
+  options.readRoundTrip = ctx.flag("read-round-trip-attrs");
   std::string_view text = span.in(ctx.text());
   // The meshes this module defines.
   std::set<std::string, std::less<>> meshes;

@@ -1,0 +1,5 @@
+// placeholder
+#include "module/pass.h"
+namespace shardbridge::module {
+Status runLiftInlinedMeshes(PassContext&) { return okStatus(); }
+}  // namespace shardbridge::module
