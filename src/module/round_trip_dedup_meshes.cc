@@ -32,6 +32,12 @@ struct MeshInfo {
   sdy::MeshAttr mesh;
 };
 
+// A mesh to remove: the main mesh of its group and where its axes go.
+struct Dup {
+  size_t main;
+  AxisMap axes;
+};
+
 bool hasFakeAxis(sdy::MeshAttr m) { return !m.axes().empty() && m.axes()[0].name().starts_with("_"); }
 
 int nonSizeOneAxes(sdy::MeshAttr m) {
@@ -117,6 +123,47 @@ Status translate(sdy::Context& ctx, sdy::AxisRefAttr old, std::vector<sdy::AxisR
   return okStatus();
 }
 
+// `replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @m, axes = [...]>`
+// of a removed mesh: the axes translated onto the main mesh.
+Status replicaGroups(PassContext& ctx, int module, const std::vector<MeshInfo>& meshes,
+                     const std::map<std::string, Dup, std::less<>>& dups) {
+  const OpTree& tree = ctx.tree;
+  std::string_view t = ctx.text();
+  constexpr std::string_view kAttr = "#stablehlo.replica_group_mesh_axes<";
+  for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+    const OpNode& op = tree.ops[i];
+    if (tree.enclosingModule(i) != module) continue;
+    const AttrEntry* e = op.dict.find("replica_groups");
+    if (!e || !e->value.in(t).starts_with(kAttr)) continue;
+    std::string_view v = e->value.in(t);
+    size_t at = v.find("mesh = @");
+    if (at == std::string_view::npos) continue;
+    size_t nb = at + 8, ne = nb;
+    while (ne < v.size() && module_lex::isIdentChar(v[ne])) ++ne;
+    auto it = dups.find(v.substr(nb, ne - nb));
+    if (it == dups.end()) continue;
+    std::string axes;
+    for (size_t q = v.find("name = \"", ne); q != std::string_view::npos; q = v.find("name = \"", q + 1)) {
+      size_t b = q + 8, end = v.find('"', b);
+      if (end == std::string_view::npos) break;
+      if (v.substr(b, end - b).find("sub_axis") != std::string_view::npos) break;
+      std::vector<sdy::AxisRefAttr> out;
+      auto found = it->second.axes.find(v.substr(b, end - b));
+      if (found == it->second.axes.end()) continue;
+      for (sdy::AxisRefAttr r : found->second) {
+        if (r.isSubAxis())
+          return makeError(ErrorCode::kUnsupported,
+                           "replica_group_mesh_axes of @" + it->first + " would name a sub-axis of @" +
+                               meshes[it->second.main].name + ", which is not supported",
+                           e->value.begin);
+        axes += std::string(axes.empty() ? "" : ", ") + "#stablehlo.axis_ref<name = \"" + std::string(r.name()) + "\">";
+      }
+    }
+    ctx.rw.replace(e->value, std::string(kAttr) + "mesh = @" + meshes[it->second.main].name + ", axes = [" + axes + "]>");
+  }
+  return okStatus();
+}
+
 }  // namespace
 
 Status runRoundTripDedupMeshes(PassContext& ctx) {
@@ -150,10 +197,6 @@ Status runRoundTripDedupMeshes(PassContext& ctx) {
       if (curFake == mainFake && nonSizeOneAxes(cur) <= nonSizeOneAxes(main)) continue;
       it->second = k;
     }
-    struct Dup {
-      size_t main;
-      AxisMap axes;
-    };
     std::map<std::string, Dup, std::less<>> dups;
     for (size_t k = 0; k < meshes.size(); ++k) {
       size_t main = mainOf[key(meshes[k].mesh)];
@@ -220,6 +263,25 @@ Status runRoundTripDedupMeshes(PassContext& ctx) {
         axes += (i ? ", \"" : "\"") + std::string(out[i].name()) + "\"";
       }
       ctx.rw.replace({b, e}, axes + "}");
+    }
+    SB_TRY(replicaGroups(ctx, module, meshes, dups));
+    // Every other reference to a removed mesh names the main one (MLIR's
+    // SymbolTable::replaceAllSymbolUses); those inside rewritten shardings
+    // are already covered by their rewrite.
+    TextSpan scope = module < 0 ? TextSpan{0, t.size()} : tree.ops[module].whole;
+    for (size_t p = scope.begin; p < scope.end; ++p) {
+      if (t[p] == '"') {
+        auto end = module_lex::skipString(t, p);
+        if (!end) break;
+        p = *end - 1;
+        continue;
+      }
+      if (t[p] != '@') continue;
+      size_t e = p + 1;
+      while (e < t.size() && module_lex::isIdentChar(t[e])) ++e;
+      auto it = dups.find(t.substr(p + 1, e - p - 1));
+      if (it == dups.end() || (e < t.size() && t[e] == ' ' && t.substr(0, p).ends_with("sdy.mesh "))) continue;
+      ctx.rw.replace({p + 1, e}, meshes[it->second.main].name);
     }
     for (const MeshInfo& m : meshes)
       if (dups.count(m.name)) ctx.rw.erase(tree.ops[m.op].line);
