@@ -40,7 +40,7 @@ Status runLiftInlinedMeshes(PassContext& ctx) {
       const OpNode& op = tree.ops[i];
       if (!op.symbolName.empty()) taken.insert(std::string(op.symbolName));
       if (op.name != "sdy.mesh") continue;
-      auto mesh = sdy::parseMeshSymbol(sctx, op.whole.in(t));
+      auto mesh = sdy::parseMeshSymbol(sctx, meshOpText(t, op));
       if (!mesh) return mesh.error().shifted(op.whole.begin);
       auto [it, inserted] = nameOf.emplace(mesh->mesh.opaque(), mesh->name);
       if (inserted) {

@@ -179,7 +179,7 @@ Status runRoundTripDedupMeshes(PassContext& ctx) {
     for (int i : *body) {
       const OpNode& op = tree.ops[i];
       if (op.name != "sdy.mesh") continue;
-      auto mesh = sdy::parseMeshSymbol(sctx, op.whole.in(t));
+      auto mesh = sdy::parseMeshSymbol(sctx, meshOpText(t, op));
       if (!mesh) return mesh.error().shifted(op.whole.begin);
       meshes.push_back({i, mesh->name, mesh->mesh});
     }

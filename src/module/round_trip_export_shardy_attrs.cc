@@ -19,6 +19,7 @@
 
 #include "module/frontend_attrs.h"
 #include "module/pass.h"
+#include "module/sharding_sites.h"
 #include "module/text_lex.h"
 #include "shardbridge/sdy/text.h"
 
@@ -44,7 +45,7 @@ class ExportShardyAttrs {
         if (op.name == "func.func") {
           SB_TRY(exportFunc(i));
         } else if (op.name == "sdy.mesh" && !v3_) {
-          auto mesh = sdy::parseMeshSymbol(sctx_, op.whole.in(t_));
+          auto mesh = sdy::parseMeshSymbol(sctx_, meshOpText(t_, op));
           if (!mesh) return mesh.error().shifted(op.whole.begin);
           meshes.push_back({printAttrKey(mesh->name), sdy::printMesh(mesh->mesh)});
         }

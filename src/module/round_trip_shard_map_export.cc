@@ -23,6 +23,7 @@
 #include "module/frontend_attrs.h"
 #include "module/op_types.h"
 #include "module/pass.h"
+#include "module/sharding_sites.h"
 #include "module/text_lex.h"
 #include "shardbridge/sdy/attrs.h"
 #include "shardbridge/sdy/text.h"
@@ -123,7 +124,7 @@ class RoundTripShardMapExport {
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
       if (op.name == "sdy.mesh") {
-        auto mesh = sdy::parseMeshSymbol(sctx_, op.whole.in(t_));
+        auto mesh = sdy::parseMeshSymbol(sctx_, meshOpText(t_, op));
         if (mesh) meshes_[{tree_.enclosingModule(i), mesh->name}] = mesh->mesh;
         continue;
       }

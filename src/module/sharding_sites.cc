@@ -46,6 +46,12 @@ Status listAfter(std::string_view t, const OpNode& op, int index, std::string_vi
 
 }  // namespace
 
+std::string_view meshOpText(std::string_view t, const OpNode& op) {
+  size_t end = op.loc.empty() ? op.whole.end : op.loc.begin;
+  while (end > op.whole.begin && module_lex::isBlank(t[end - 1])) --end;
+  return t.substr(op.whole.begin, end - op.whole.begin);
+}
+
 Result<std::vector<ShardingSite>> shardingSites(const OpTree& tree, int module) {
   std::string_view t = tree.text;
   std::vector<ShardingSite> out;

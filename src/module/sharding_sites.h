@@ -29,6 +29,10 @@ struct ShardingSite {
 // cannot be found.
 Result<std::vector<ShardingSite>> shardingSites(const OpTree& tree, int module);
 
+// An `sdy.mesh` op's text without its trailing `loc(...)`, for
+// sdy::parseMeshSymbol.
+std::string_view meshOpText(std::string_view text, const OpNode& op);
+
 using ShardingFn = std::function<Result<sdy::TensorShardingAttr>(sdy::TensorShardingAttr)>;
 
 // Applies `fn` to every sharding at `sites`, in order; a site whose
