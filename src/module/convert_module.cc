@@ -373,7 +373,25 @@ class ExportRewrite : public module_detail::ScanVisitor {
     if (st_.keepAll || st_.keep.count(std::string(op.name)) ||
         std::find(options_.keepMeshes.begin(), options_.keepMeshes.end(), op.name) != options_.keepMeshes.end())
       return okStatus();
-    Span s = lineOf(t_, op.statement);
+    // A trailing `loc(...)` goes with the op (real dumps carry one).
+    Span statement = op.statement;
+    size_t p = statement.end;
+    while (p < t_.size() && (t_[p] == ' ' || t_[p] == '\t')) ++p;
+    if (t_.substr(p, 4) == "loc(") {
+      int depth = 0;
+      for (size_t q = p + 3; q < t_.size(); ++q) {
+        if (t_[q] == '"') {
+          ++q;
+          while (q < t_.size() && t_[q] != '"') q += t_[q] == '\\' ? 2 : 1;
+        } else if (t_[q] == '(') {
+          ++depth;
+        } else if (t_[q] == ')' && --depth == 0) {
+          statement.end = q + 1;
+          break;
+        }
+      }
+    }
+    Span s = lineOf(t_, statement);
     return out_.edit(s.begin, s.end, "");
   }
 
