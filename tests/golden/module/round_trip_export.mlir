@@ -512,3 +512,31 @@ module {
     return %0 : tensor<8x16xf32>
   }
 }
+// -----
+// CMD: convert
+// ARGS: --pass 'xla-sdy-round-trip-shard-map-export{enable-hlo-sharding-v3=true}'
+// INPUT: file
+// From xla/service/spmd/shardy/sdy_round_trip/shard_map_export.cc at the pinned commit (no lit test
+// at the pin covers this option): under enable-hlo-sharding-v3 the in/out shardings are written
+// with their meshes inlined (newer upstream writes typed attributes instead; see docs/module.md).
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh_0 = <["a"=4, "b"=2]>
+// CHECK:   func.func @shard_map_v3(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+// CHECK:     %0_local = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<mesh<[\22a\22=4, \22b\22=2]>, [{\22a\22}, {\22b\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22, \22b\22}>"}} : (tensor<8x16xf32>) -> tensor<2x8xf32>
+// CHECK:     %0_body = call @xla.sdy.manual_computation_body(%0_local) {mhlo.frontend_attributes = {inlineable = "xla_late"}} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22, \22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<mesh<[\22a\22=4, \22b\22=2]>, [{\22a\22}, {}], replicated={\22b\22}>]>"}} : (tensor<2x8xf32>) -> tensor<8x16xf32>
+// CHECK:     return %0 : tensor<8x16xf32>
+// CHECK:   }
+// CHECK:   func.func @xla.sdy.manual_computation_body(%arg1: tensor<2x8xf32>) -> tensor<2x8xf32> {
+// CHECK:     return %arg1 : tensor<2x8xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  sdy.mesh @mesh_0 = <["a"=4, "b"=2]>
+  func.func @shard_map_v3(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_0, [{"a"}, {"b"}]>] out_shardings=[<@mesh_0, [{"a"}, {}], replicated={"b"}>] manual_axes={"a", "b"} (%arg1: tensor<2x8xf32>) {
+      sdy.return %arg1 : tensor<2x8xf32>
+    } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}
