@@ -227,14 +227,12 @@ Status runRoundTripDedupMeshes(PassContext& ctx) {
                                           unr);
     }));
     // Manual axes of manual computations on a duplicate mesh.
+    // (The mesh of its first in/out sharding, as upstream's common mesh.)
+    int lastManual = -1;
     for (const ShardingSite& site : sites) {
       const OpNode& op = tree.ops[site.op];
-      if (op.name != "sdy.manual_computation" || site.span.begin != [&] {
-            for (const ShardingSite& s : sites)
-              if (s.op == site.op) return s.span.begin;
-            return size_t{0};
-          }())
-        continue;
+      if (op.name != "sdy.manual_computation" || site.op == lastManual) continue;
+      lastManual = site.op;
       auto first = sdy::parseTensorSharding(sctx, site.span.in(t));
       if (!first || !first->meshOrRef().isRef()) continue;
       auto it = dups.find(first->meshOrRef().refName());
