@@ -4,8 +4,11 @@
 // in the input. The upstream strings themselves are in
 // tests/golden/module/round_trip_export.mlir.
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "shardbridge/module/pipeline.h"
 
@@ -135,6 +138,77 @@ TEST(RoundTripExport, LiftReusesAnIdenticalMeshSymbol) {
   auto kept = run(text, "sdy-lift-inlined-meshes{keep-meshes-inlined=true}");
   ASSERT_TRUE(kept.has_value());
   EXPECT_EQ(kept->text, text);
+}
+
+}  // namespace
+}  // namespace shardbridge::module
+
+// --- properties over generated modules -------------------------------------
+namespace shardbridge::module {
+namespace {
+
+// A sharding of rank `rank` on @mesh with axes "a".."d": each axis used at
+// most once, in a random dimension or not at all.
+std::string genSharding(int rank, int axes, bool perValue) {
+  std::vector<std::vector<std::string>> dims(static_cast<size_t>(rank));
+  for (int a = 0; a < axes; ++a) {
+    int d = *rc::gen::inRange<int>(-1, rank);
+    if (d >= 0) dims[static_cast<size_t>(d)].push_back(std::string(1, static_cast<char>('a' + a)));
+  }
+  std::string s = std::string(perValue ? "#sdy.sharding_per_value<[<" : "#sdy.sharding<") + "@mesh, [";
+  for (int d = 0; d < rank; ++d) {
+    s += d ? ", {" : "{";
+    for (size_t i = 0; i < dims[static_cast<size_t>(d)].size(); ++i)
+      s += (i ? ", \"" : "\"") + dims[static_cast<size_t>(d)][i] + "\"";
+    s += "}";
+  }
+  return s + (perValue ? "]>]>" : "]>");
+}
+
+std::vector<std::string> hloStrings(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t p = text.find("mhlo.sharding = \""); p != std::string::npos; p = text.find("mhlo.sharding = \"", p + 1))
+    out.push_back(text.substr(p, text.find('"', p + 17) - p));
+  return out;
+}
+
+RC_GTEST_PROP(RoundTripExportProperty, SameHloShardingsAsTheExportAndNoSdyLeft, ()) {
+  int axes = *rc::gen::inRange<int>(1, 5);
+  std::string mesh = "sdy.mesh @mesh = <[";
+  for (int a = 0; a < axes; ++a)
+    mesh += std::string(a ? ", \"" : "\"") + static_cast<char>('a' + a) + "\"=" + std::to_string(*rc::gen::element(1, 2, 4));
+  mesh += "]>";
+  std::string text = "module {\n  " + mesh + "\n";
+  int funcs = *rc::gen::inRange<int>(1, 4);
+  std::vector<std::string> originals;
+  for (int f = 0; f < funcs; ++f) {
+    std::string arg = genSharding(2, axes, false), op = genSharding(2, axes, true), res = genSharding(2, axes, false);
+    std::string constraint = genSharding(2, axes, false).substr(13);  // the stripped `<@mesh, ...>` form
+    originals.push_back(arg);
+    text += "  func.func @f" + std::to_string(f) + "(%arg0: tensor<8x8xf32> {sdy.sharding = " + arg +
+            "}) -> (tensor<8x8xf32> {sdy.sharding = " + res + "}) {\n" +
+            "    %0 = stablehlo.add %arg0, %arg0 {sdy.sharding = " + op + "} : tensor<8x8xf32>\n" +
+            "    %1 = sdy.sharding_constraint %0 " + constraint + " : tensor<8x8xf32>\n" +
+            "    return %1 : tensor<8x8xf32>\n  }\n";
+  }
+  text += "}\n";
+  auto rt = run(text, "xla-sdy-round-trip-export-pipeline");
+  RC_ASSERT(rt.has_value());
+  auto plain = run(text, "xla-sdy-stablehlo-export-pipeline");
+  RC_ASSERT(plain.has_value());
+  // Every mhlo.sharding the round trip writes is the export's, in the same
+  // order (the FuncResultSharding calls carry none).
+  RC_ASSERT(hloStrings(rt->text) == hloStrings(plain->text));
+  RC_ASSERT(rt->text.find("sdy.mesh @") == std::string::npos);
+  RC_ASSERT(rt->text.find("= sdy.") == std::string::npos);
+  RC_ASSERT(rt->text.find("sdy.sharding = #") == std::string::npos);  // every sdy attribute exported
+  // Each argument's original is kept, escaped, in its frontend attributes.
+  for (const std::string& o : originals) {
+    std::string escaped;
+    for (char c : o) escaped += c == '"' ? std::string("\\22") : std::string(1, c);
+    RC_ASSERT(rt->text.find("xla.sdy.sharding = \"" + escaped + "\"") != std::string::npos);
+  }
+  RC_ASSERT(rt->text.find("@xla.sdy.FuncResultSharding") != std::string::npos);
 }
 
 }  // namespace
