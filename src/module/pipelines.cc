@@ -48,7 +48,9 @@ const std::vector<PassDef>& registry() {
                  {"xla-sdy-export-ops", "xla-sdy-stablehlo-round-trip-shard-map-export", "symbol-dce",
                   "xla-sdy-stablehlo-export-shardings"}});
     // upstream sdy_round_trip/pipelines.cc; MLIR's canonicalize, its first
-    // step, is not run (docs/module.md "Round-trip export").
+    // step, is not run (docs/module.md "Round-trip export"). Upstream runs
+    // export-shardings with add-missing-sharding-to-control-flow=false: once
+    // that option exists here it belongs in the last step's fixed options.
     d.push_back({{"xla-sdy-round-trip-export-pipeline",
                   "sdy -> mhlo with the Shardy originals in mhlo.frontend_attributes (the round-trip form)",
                   true,
