@@ -46,7 +46,8 @@ struct ConvertOptions {
 };
 
 // The upstream pipeline options that are also flags of `convert`.
-const char* const kOptionFlags[] = {"enable-hlo-sharding-v3", "keep-hlo-sharding-constraints"};
+const char* const kOptionFlags[] = {"enable-hlo-sharding-v3", "keep-hlo-sharding-constraints",
+                                    "keep-meshes-inlined"};
 
 // The passes `convert` runs: the --pass list, else the friendly --to form.
 Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& options) {
@@ -57,7 +58,9 @@ Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& opt
   }
   if (specs.empty()) {
     module::PassSpec spec;
-    spec.name = options.to == "hlo" ? "xla-sdy-stablehlo-export-pipeline" : "xla-sdy-import-shardings";
+    spec.name = options.to != "hlo"     ? "xla-sdy-import-shardings"
+                : options.roundTrip ? "xla-sdy-round-trip-export-pipeline"
+                                    : "xla-sdy-stablehlo-export-pipeline";
     if (options.to == "sdy" && options.upstreamOrder) spec.options.push_back({"upstream-device-order", "true"});
     specs.push_back(std::move(spec));
   }
@@ -199,8 +202,8 @@ int runConvert(const ConvertOptions& options) {
   if (options.to.empty() == options.passes.empty())
     return usageError("convert", "give either --to hlo|sdy or one or more --pass NAME");
   if (options.v3 && options.to == "sdy") return usageError("convert", "--v3 applies to --to hlo only");
-  if (options.roundTrip)
-    return usageError("convert", "--round-trip (xla-sdy-round-trip-export-pipeline) is not implemented yet");
+  if (options.roundTrip && options.to != "hlo")
+    return usageError("convert", "--round-trip applies to --to hlo only");
   auto specs = conversionPasses(options);
   if (!specs) {
     if (specs.error().code == ErrorCode::kNotFound || specs.error().code == ErrorCode::kInvalid ||

@@ -290,7 +290,8 @@ struct ExportState {
 
 class ExportCollect : public module_detail::ScanVisitor {
  public:
-  ExportCollect(std::string_view t, sdy::Context& ctx, ExportState& st) : t_(t), ctx_(ctx), st_(st) {}
+  ExportCollect(std::string_view t, sdy::Context& ctx, ExportState& st, bool readRoundTrip)
+      : t_(t), ctx_(ctx), st_(st), readRoundTrip_(readRoundTrip) {}
   // Only meshes and the ops left in sdy form matter before the rewrite.
   bool wantsValueDicts() const override { return false; }
 
@@ -307,7 +308,7 @@ class ExportCollect : public module_detail::ScanVisitor {
   }
 
   Status onDict(const ValueDict& vd) override {
-    if (vd.kind != SiteKind::kModule) return okStatus();
+    if (vd.kind != SiteKind::kModule || !readRoundTrip_) return okStatus();
     const DictEntry* frontend;
     const AttrDict* inner;
     const DictEntry* e = moduleMeshesEntry(*vd.dict, &frontend, &inner);
@@ -354,6 +355,7 @@ class ExportCollect : public module_detail::ScanVisitor {
   std::string_view t_;
   sdy::Context& ctx_;
   ExportState& st_;
+  bool readRoundTrip_;
 };
 
 class ExportRewrite : public module_detail::ScanVisitor {
@@ -371,7 +373,25 @@ class ExportRewrite : public module_detail::ScanVisitor {
     if (st_.keepAll || st_.keep.count(std::string(op.name)) ||
         std::find(options_.keepMeshes.begin(), options_.keepMeshes.end(), op.name) != options_.keepMeshes.end())
       return okStatus();
-    Span s = lineOf(t_, op.statement);
+    // A trailing `loc(...)` goes with the op (real dumps carry one).
+    Span statement = op.statement;
+    size_t p = statement.end;
+    while (p < t_.size() && (t_[p] == ' ' || t_[p] == '\t')) ++p;
+    if (t_.substr(p, 4) == "loc(") {
+      int depth = 0;
+      for (size_t q = p + 3; q < t_.size(); ++q) {
+        if (t_[q] == '"') {
+          ++q;
+          while (q < t_.size() && t_[q] != '"') q += t_[q] == '\\' ? 2 : 1;
+        } else if (t_[q] == '(') {
+          ++depth;
+        } else if (t_[q] == ')' && --depth == 0) {
+          statement.end = q + 1;
+          break;
+        }
+      }
+    }
+    Span s = lineOf(t_, statement);
     return out_.edit(s.begin, s.end, "");
   }
 
@@ -381,7 +401,8 @@ class ExportRewrite : public module_detail::ScanVisitor {
     const DictEntry* sdyEntry = d.find("sdy.sharding");
     const DictEntry* mhloEntry = d.find("mhlo.sharding");
     const DictEntry* frontend = nullptr;
-    const DictEntry* roundTrip = d.findFrontend("xla.sdy.sharding", &frontend);
+    const DictEntry* roundTrip =
+        options_.readRoundTrip ? d.findFrontend("xla.sdy.sharding", &frontend) : nullptr;
     bool perValue = vd.kind == SiteKind::kOp;
     std::vector<Edit> edits;
     // `xla.sdy.manual_axes = #sdy<manual_axes{"a"}>`, written by the
@@ -903,7 +924,7 @@ Result<hlo::HloSharding> readMhloSharding(std::string_view value) {
 Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOptions& options) {
   sdy::Context ctx;
   ExportState state;
-  ExportCollect collect(text, ctx, state);
+  ExportCollect collect(text, ctx, state, options.readRoundTrip);
   SB_TRY(module_detail::scanText(text, collect));
   Emitter out(text);
   ExportRewrite rewrite(text, ctx, state, out, options);

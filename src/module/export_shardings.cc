@@ -61,6 +61,7 @@ Result<std::string> clearReverseShardings(PassContext& ctx, TextSpan span) {
 Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
   ExportModuleOptions options;
   options.v3 = ctx.flag("enable-hlo-sharding-v3");
+  options.readRoundTrip = ctx.flag("read-round-trip-attrs");
   std::string cleared;
   std::string_view text = span.in(ctx.text());
   if (ctx.flag("clear-reverse-op-sharding")) {

@@ -39,6 +39,12 @@ Status runShardMapExport(PassContext&);       // xla-sdy-stablehlo-round-trip-sh
 Status runImportShardings(PassContext&);      // xla-sdy-import-shardings (import_shardings.cc)
 Status runSymbolDce(PassContext&);            // symbol-dce (symbol_dce.cc)
 Status runExportCallbackCustomCalls(PassContext&);  // xla-sdy-stablehlo-round-trip-export-callback-custom-calls
+// The round-trip export (upstream sdy_round_trip/), one file each.
+Status runLiftInlinedMeshes(PassContext&);           // sdy-lift-inlined-meshes (lift_inlined_meshes.cc)
+Status runRoundTripDedupMeshes(PassContext&);        // xla-sdy-round-trip-dedup-meshes (round_trip_dedup_meshes.cc)
+Status runRoundTripExportOps(PassContext&);          // xla-sdy-round-trip-export-ops (round_trip_export_ops.cc)
+Status runRoundTripShardMapExport(PassContext&);     // xla-sdy-round-trip-shard-map-export
+Status runRoundTripExportShardyAttrs(PassContext&);  // xla-sdy-round-trip-export-shardy-attrs
 
 // The ops of `tree` inside function `func` (any depth), in text order.
 std::vector<int> opsInside(const OpTree& tree, int func);

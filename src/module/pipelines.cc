@@ -14,7 +14,8 @@ namespace {
 struct PassDef {
   PassInfo info;
   PassFn run = nullptr;  // null for a pipeline
-  // A pipeline's passes, each given the pipeline options it declares.
+  // A pipeline's passes, each given the pipeline options it declares; a
+  // step may fix options of its own (`NAME{opt=v}`), which win.
   std::vector<std::string> steps;
 };
 
@@ -63,6 +64,12 @@ const PassOptionInfo kUpstreamOrder = flagOption(
     "upstream-device-order",
     "shardbridge's own: fail where upstream aborts on device orders no iota mesh explains");
 
+const PassOptionInfo kKeepMeshesInlined = flagOption(
+    "keep-meshes-inlined", "keep inlined meshes in the shardings (sdy-lift-inlined-meshes is not run)");
+const PassOptionInfo kReadRoundTrip = flagOption(
+    "read-round-trip-attrs",
+    "shardbridge's own: also export the round-trip form (xla.sdy.meshes, frontend xla.sdy.sharding)", "true");
+
 const std::vector<PassDef>& registry() {
   static const std::vector<PassDef> defs = [] {
     std::vector<PassDef> d;
@@ -74,6 +81,48 @@ const std::vector<PassDef>& registry() {
                  nullptr,
                  {"xla-sdy-export-ops", "xla-sdy-stablehlo-round-trip-shard-map-export", "symbol-dce",
                   "xla-sdy-stablehlo-export-shardings", "xla-sdy-stablehlo-round-trip-export-callback-custom-calls"}});
+    // upstream sdy_round_trip/pipelines.cc; MLIR's canonicalize, its first
+    // step, is not run (docs/module.md "Round-trip export"). Upstream runs
+    // export-shardings with add-missing-sharding-to-control-flow=false.
+    d.push_back({{"xla-sdy-round-trip-export-pipeline",
+                  "sdy -> mhlo with the Shardy originals in mhlo.frontend_attributes (the round-trip form)",
+                  true,
+                  {kKeepMeshesInlined, kV3}},
+                 nullptr,
+                 {"sdy-lift-inlined-meshes", "xla-sdy-round-trip-dedup-meshes", "xla-sdy-round-trip-export-ops",
+                  "xla-sdy-round-trip-shard-map-export", "xla-sdy-round-trip-export-shardy-attrs",
+                  "xla-sdy-stablehlo-export-shardings{read-round-trip-attrs=false add-missing-sharding-to-control-flow=false}"}});
+    d.push_back({{"sdy-lift-inlined-meshes",
+                  "inlined meshes become sdy.mesh symbols (named mesh, maximal_mesh_<id>, empty_mesh); "
+                  "identical mesh symbols merge",
+                  false,
+                  {kKeepMeshesInlined}},
+                 runLiftInlinedMeshes,
+                 {}});
+    d.push_back({{"xla-sdy-round-trip-dedup-meshes",
+                  "meshes over the same devices merge into one, shardings translated onto its axes", false, {}},
+                 runRoundTripDedupMeshes,
+                 {}});
+    d.push_back({{"xla-sdy-round-trip-export-ops",
+                  "sdy.constant, sharding constraints, sharding groups and propagation barriers as the "
+                  "round-trip custom calls",
+                  false,
+                  {}},
+                 runRoundTripExportOps,
+                 {}});
+    d.push_back({{"xla-sdy-round-trip-shard-map-export",
+                  "sdy.manual_computation -> @xla.sdy.GlobalToLocalShape, a call of its outlined body, "
+                  "@xla.sdy.LocalToGlobalShape",
+                  false,
+                  {kV3}},
+                 runRoundTripShardMapExport,
+                 {}});
+    d.push_back({{"xla-sdy-round-trip-export-shardy-attrs",
+                  "sdy shardings, sharding rules and meshes saved as strings in mhlo.frontend_attributes",
+                  false,
+                  {kV3}},
+                 runRoundTripExportShardyAttrs,
+                 {}});
     d.push_back({{"xla-sdy-export-ops", "sdy.constant, sharding constraints, reshards and collectives as "
                                         "StableHLO/MHLO ops", false, {kKeepConstraints}},
                  runExportOps,
@@ -97,7 +146,7 @@ const std::vector<PassDef>& registry() {
                  {}});
     d.push_back({{"xla-sdy-stablehlo-export-shardings",
                   "sdy.sharding -> mhlo.sharding strings; sdy.mesh ops removed", false,
-                  {kV3, kAddMissingOff, kSimplify, kClearReverse}},
+                  {kV3, kAddMissingOff, kSimplify, kClearReverse, kReadRoundTrip}},
                  runExportShardings,
                  {}});
     return d;
@@ -192,9 +241,12 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   for (const PassSpec& spec : passes) {
     const PassDef* def = find(spec.name);
     if (!def) return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownNames());
-    std::vector<const PassDef*> expanded;
-    if (def->run) expanded.push_back(def);
-    for (const std::string& s : def->steps) expanded.push_back(find(s));
+    std::vector<PassSpec> expanded;
+    if (def->run) expanded.push_back({spec.name, {}});
+    for (const std::string& s : def->steps) {
+      SB_ASSIGN_OR_RETURN(PassSpec fixed, parsePassSpec(s));
+      expanded.push_back(std::move(fixed));
+    }
     // Every option given must be supported with its value.
     std::map<std::string, std::string, std::less<>> given;
     for (const PassOptionInfo& o : def->info.options) given[o.name] = o.defaultValue;
@@ -206,15 +258,17 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
                          "option " + o.name + "=" + given[o.name] + " of " + spec.name + " is not supported: " +
                              o.onlyDefault);
     }
-    for (const PassDef* pass : expanded) {
-      Step step{pass, {}};
-      // The pass's defaults, then the pipeline's values for the options it shares.
-      for (const PassOptionInfo& o : pass->info.options) step.options[o.name] = o.defaultValue;
+    for (const PassSpec& fixed : expanded) {
+      Step step{find(fixed.name), {}};
+      // The pass's defaults, the pipeline's values for the options it
+      // shares, then the options the pipeline fixes for this step.
+      for (const PassOptionInfo& o : step.def->info.options) step.options[o.name] = o.defaultValue;
       for (const auto& [k, v] : given) {
         if (step.options.count(k)) step.options[k] = v;
         for (const auto& [from, to] : kAliases)
           if (k == from && step.options.count(to)) step.options[to] = v;
       }
+      for (const auto& [k, v] : fixed.options) step.options[k] = v;
       steps.push_back(std::move(step));
     }
   }

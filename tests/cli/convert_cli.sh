@@ -122,4 +122,26 @@ grep -qF "pass 'xla-sdy-export-ops' has no option 'nope'; options: keep-hlo-shar
 grep -q '^xla-sdy-stablehlo-export-pipeline (pipeline): ' "$tmp/help.txt" || fail "--pass help lists the pipeline"
 expect "--to and --pass" 2 "" -- convert --to hlo --pass xla-sdy-export-ops "$ex"
 
+# --to hlo --round-trip (xla-sdy-round-trip-export-pipeline): mhlo.sharding
+# plus the sdy originals in mhlo.frontend_attributes, the manual computation
+# as @xla.sdy.GlobalToLocalShape / a call of its outlined body /
+# @xla.sdy.LocalToGlobalShape, no sdy.mesh left; the same as --pass; only
+# with --to hlo.
+"$bin" convert --to hlo --round-trip "$ex" >"$tmp/rt.mlir" 2>"$tmp/stderr" || fail "convert --to hlo --round-trip: exit"
+[[ -s "$tmp/stderr" ]] && fail "convert --to hlo --round-trip: no warnings expected"
+grep -qF 'attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22x\22=2, \22y\22=4]>}"}' "$tmp/rt.mlir" ||
+  fail "--round-trip: xla.sdy.meshes"
+grep -qF '{mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\22x\22}, {\22y\22}]>"}, mhlo.sharding = "{devices=[2,4]<=[8]}"}' "$tmp/rt.mlir" ||
+  fail "--round-trip: an argument's frontend attributes"
+for pattern in '@xla.sdy.GlobalToLocalShape(%2) {has_side_effect = true' 'call @xla.sdy.manual_computation_body(' \
+               '@xla.sdy.LocalToGlobalShape(' '@xla.sdy.FuncResultSharding(%3)' 'func.func @xla.sdy.manual_computation_body('; do
+  grep -qF -- "$pattern" "$tmp/rt.mlir" || fail "--round-trip: '$pattern'"
+done
+grep -qE '(^|\s)sdy\.(mesh|manual_computation)[ (]' "$tmp/rt.mlir" && fail "--round-trip: sdy ops left"
+cmp -s "$tmp/rt.mlir" <("$bin" convert --pass xla-sdy-round-trip-export-pipeline "$ex") ||
+  fail "--round-trip is --pass xla-sdy-round-trip-export-pipeline"
+"$bin" convert --to hlo --round-trip --v3 "$ex" | grep -qE 'xla\.sdy\.(sharding|meshes) =' &&
+  fail "--round-trip --v3: no xla.sdy.sharding / xla.sdy.meshes"
+expect "--round-trip with --to sdy" 2 "" -- convert --to sdy --round-trip "$twin"
+
 finish convert

@@ -25,6 +25,11 @@ struct ExportModuleOptions {
   // sdy.mesh ops to keep although every sharding naming them was exported
   // (something else in the module still refers to them).
   std::vector<std::string> keepMeshes;
+  // Read the round-trip form (`xla.sdy.meshes`, frontend `xla.sdy.sharding`)
+  // as shardings to export. Off: only `sdy.sharding` and `sdy.mesh` count, as
+  // upstream's export-shardings at the end of the round-trip export, where
+  // the round-trip strings are the pipeline's own output.
+  bool readRoundTrip = true;
 };
 
 struct ImportModuleOptions {

@@ -1,0 +1,334 @@
+// xla-sdy-round-trip-shard-map-export (upstream xla/service/spmd/shardy/
+// sdy_round_trip/shard_map_export.cc): every `sdy.manual_computation`, inner
+// ones first, becomes
+//   %l:N = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(operands)
+//            {has_side_effect = true, mhlo.frontend_attributes = {
+//              xla.sdy.in_shardings = "#sdy.sharding_per_value<[...]>",
+//              xla.sdy.manual_axes = "#sdy<manual_axes{...}>"}}      (only with operands)
+//   %b:M = call @xla.sdy.manual_computation_body[_K](%l#0, ...)
+//            {mhlo.frontend_attributes = {inlineable = "xla_late"}}
+//   %r:M = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%b#0, ...)
+//            {has_side_effect = true, mhlo.frontend_attributes = {
+//              xla.sdy.manual_axes = "...", xla.sdy.out_shardings = "..."}}  (only with results)
+// and its body a public `func.func @xla.sdy.manual_computation_body[_K]`
+// appended at the end of the module, named as MLIR's symbol table names a
+// clash (`_0`, `_1`, ... from one counter per module). The results keep the
+// manual computation's names, so no use changes. With enable-hlo-sharding-v3
+// the in/out shardings are written with their meshes inlined.
+// See docs/module.md "Round-trip export".
+#include <map>
+#include <set>
+#include <string>
+
+#include "module/frontend_attrs.h"
+#include "module/op_types.h"
+#include "module/pass.h"
+#include "module/sharding_sites.h"
+#include "module/text_lex.h"
+#include "shardbridge/sdy/attrs.h"
+#include "shardbridge/sdy/text.h"
+
+namespace shardbridge::module {
+namespace {
+
+using module_lex::indentationAt;
+using module_lex::skipBalanced;
+using module_lex::skipBlanks;
+
+constexpr std::string_view kBodyName = "xla.sdy.manual_computation_body";
+
+struct Manual {
+  int op = -1;
+  std::vector<TextSpan> in, out;  // each `<...>`
+  TextSpan manualAxes;            // `{...}`
+};
+
+std::string joinValues(const std::string& name, size_t n) {
+  if (n == 1) return name;
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += (i ? ", " : "") + name + "#" + std::to_string(i);
+  return s;
+}
+
+std::string typeList(const std::vector<std::string>& types, bool parenthesizeOne) {
+  std::string s;
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i];
+  return types.size() == 1 && !parenthesizeOne ? s : "(" + s + ")";
+}
+
+std::string reindent(std::string_view text, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t e = text.find('\n', p);
+    if (e == std::string_view::npos) e = text.size();
+    std::string_view line = text.substr(p, e - p);
+    if (line.starts_with(from)) line.remove_prefix(from.size());
+    if (!line.empty()) out += std::string(to) + std::string(line);
+    if (e < text.size()) out += "\n";
+    p = e + 1;
+  }
+  return out;
+}
+
+class RoundTripShardMapExport {
+ public:
+  explicit RoundTripShardMapExport(PassContext& ctx)
+      : ctx_(ctx), t_(ctx.text()), tree_(ctx.tree), names_(ctx.tree), v3_(ctx.flag("enable-hlo-sharding-v3")) {}
+
+  Status run() {
+    SB_TRY(collect());
+    if (manuals_.empty()) return okStatus();
+    size_t end = 0;
+    for (const Manual& m : manuals_) {
+      const OpNode& op = tree_.ops[m.op];
+      if (op.line.begin < end) continue;  // nested: lowered with its parent
+      SB_ASSIGN_OR_RETURN(std::string lowered, lowerInPlace(m));
+      ctx_.rw.replace(op.line, std::move(lowered));
+      end = op.line.end;
+    }
+    for (auto& [module, funcs] : outlined_) {
+      std::string text;
+      for (const std::string& f : funcs) text += f;
+      if (module < 0 && !t_.empty() && t_.back() != '\n') text.insert(0, "\n");
+      ctx_.rw.insert(module < 0 ? t_.size() : closingLineOf(module), std::move(text));
+    }
+    return okStatus();
+  }
+
+ private:
+  Result<std::vector<TextSpan>> shardingList(const OpNode& op, std::string_view key) {
+    std::vector<TextSpan> out;
+    size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
+    size_t k = t_.find(key, op.nameSpan.end);
+    if (k == std::string_view::npos || k >= limit)
+      return makeError(ErrorCode::kParse, "expected '" + std::string(key) + "' in sdy.manual_computation",
+                       op.nameSpan.begin);
+    size_t p = skipBlanks(t_, k + key.size());
+    if (p >= t_.size() || t_[p] != '=') return makeError(ErrorCode::kParse, "expected '='", p);
+    p = skipBlanks(t_, p + 1);
+    if (p >= t_.size() || t_[p] != '[') return makeError(ErrorCode::kParse, "expected '['", p);
+    p = skipBlanks(t_, p + 1);
+    while (p < t_.size() && t_[p] == '<') {
+      SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
+      out.push_back({p, e});
+      p = skipBlanks(t_, e);
+      if (p < t_.size() && t_[p] == ',') p = skipBlanks(t_, p + 1);
+    }
+    if (p >= t_.size() || t_[p] != ']')
+      return makeError(ErrorCode::kParse, "expected ']' to close " + std::string(key), p);
+    return out;
+  }
+
+  Status collect() {
+    for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
+      const OpNode& op = tree_.ops[i];
+      if (op.name == "sdy.mesh") {
+        auto mesh = sdy::parseMeshSymbol(sctx_, meshOpText(t_, op));
+        if (mesh) meshes_[{tree_.enclosingModule(i), mesh->name}] = mesh->mesh;
+        continue;
+      }
+      if (op.name != "sdy.manual_computation") continue;
+      if (op.regions.size() != 1 || op.regions[0].blocks.size() != 1 || op.regions[0].blocks[0].ops.empty())
+        return makeError(ErrorCode::kParse, "expected one region with one block in sdy.manual_computation",
+                         op.nameSpan.begin);
+      Manual m;
+      m.op = i;
+      SB_ASSIGN_OR_RETURN(m.in, shardingList(op, "in_shardings"));
+      SB_ASSIGN_OR_RETURN(m.out, shardingList(op, "out_shardings"));
+      size_t limit = op.regions[0].whole.begin;
+      size_t k = t_.find("manual_axes", op.nameSpan.end);
+      if (k == std::string_view::npos || k >= limit)
+        return makeError(ErrorCode::kParse, "expected 'manual_axes' in sdy.manual_computation", op.nameSpan.begin);
+      size_t p = skipBlanks(t_, k + 11);
+      if (p < t_.size() && t_[p] == '=') p = skipBlanks(t_, p + 1);
+      if (p >= t_.size() || t_[p] != '{') return makeError(ErrorCode::kParse, "expected '{' after manual_axes", p);
+      SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
+      m.manualAxes = {p, e};
+      manuals_.push_back(std::move(m));
+    }
+    return okStatus();
+  }
+
+  // `#sdy.sharding_per_value<[...]>` of the shardings, printed canonically
+  // (with the meshes inlined under V3).
+  Result<std::string> perValue(const std::vector<TextSpan>& list, int module) {
+    std::vector<sdy::TensorShardingAttr> shardings;
+    for (const TextSpan& s : list) {
+      auto parsed = sdy::parseTensorSharding(sctx_, s.in(t_));
+      if (!parsed) return parsed.error().shifted(s.begin);
+      sdy::TensorShardingAttr sh = *parsed;
+      if (v3_ && sh.meshOrRef().isRef()) {
+        auto it = meshes_.find({module, std::string(sh.meshOrRef().refName())});
+        if (it == meshes_.end())
+          return makeError(ErrorCode::kNotFound, "unknown mesh: @" + std::string(sh.meshOrRef().refName()), s.begin);
+        std::vector<sdy::DimensionShardingAttr> dims(sh.dimShardings().begin(), sh.dimShardings().end());
+        std::vector<sdy::AxisRefAttr> rep(sh.replicatedAxes().begin(), sh.replicatedAxes().end());
+        std::vector<sdy::AxisRefAttr> unr(sh.unreducedAxes().begin(), sh.unreducedAxes().end());
+        sh = sdy::TensorShardingAttr::get(sctx_, sdy::MeshOrRef::inlineMesh(it->second), dims, rep, unr,
+                                          sh.reductionOp());
+      }
+      shardings.push_back(sh);
+    }
+    return sdy::printTensorShardingPerValue(sdy::TensorShardingPerValueAttr::get(sctx_, shardings));
+  }
+
+  std::string manualAxesText(const Manual& m) const {
+    std::string s = "#sdy<manual_axes{";
+    std::string_view v = m.manualAxes.in(t_);
+    bool first = true;
+    for (size_t q = 0; q < v.size(); ++q) {
+      if (v[q] != '"') continue;
+      size_t e = v.find('"', q + 1);
+      if (e == std::string_view::npos) break;
+      s += (first ? "\"" : ", \"") + std::string(v.substr(q + 1, e - q - 1)) + "\"";
+      first = false;
+      q = e;
+    }
+    return s + "}>";
+  }
+
+  std::string nextBodyName(int module) {
+    std::set<std::string>& taken = taken_[module];
+    if (taken.empty()) {
+      taken.insert("");  // marks the set as filled
+      if (const std::vector<int>* body = tree_.bodyOps(module))
+        for (int i : *body)
+          if (!tree_.ops[i].symbolName.empty()) taken.insert(std::string(tree_.ops[i].symbolName));
+    }
+    int& counter = counters_[module];
+    std::string name(kBodyName);
+    while (taken.count(name)) name = std::string(kBodyName) + "_" + std::to_string(counter++);
+    taken.insert(name);
+    return name;
+  }
+
+  Result<std::string> lowerInPlace(const Manual& m) {
+    const OpNode& op = tree_.ops[m.op];
+    bool wholeLine = op.line.begin != op.whole.begin;
+    SB_ASSIGN_OR_RETURN(std::string lowered, lower(m, wholeLine ? indentationAt(t_, op.whole.begin) : ""));
+    if (!wholeLine && !lowered.empty() && lowered.back() == '\n') lowered.pop_back();
+    return lowered;
+  }
+
+  // `range` with the manual computations in it lowered.
+  Result<std::string> renderRange(TextSpan range) {
+    std::string out;
+    size_t p = range.begin;
+    for (const Manual& m : manuals_) {
+      const OpNode& op = tree_.ops[m.op];
+      if (op.line.begin < p || op.line.end > range.end) continue;
+      out.append(t_.substr(p, op.line.begin - p));
+      SB_ASSIGN_OR_RETURN(std::string lowered, lowerInPlace(m));
+      out += lowered;
+      p = op.line.end;
+    }
+    out.append(t_.substr(p, range.end - p));
+    return out;
+  }
+
+  Result<std::string> lower(const Manual& m, std::string_view indent) {
+    const OpNode& op = tree_.ops[m.op];
+    const Block& body = op.regions[0].blocks[0];
+    const OpNode& ret = tree_.ops[body.ops.back()];
+    OpTypes types = opTypes(tree_, op);
+    OpTypes retTypes = opTypes(tree_, ret);
+    size_t nIn = op.uses.size(), nOut = static_cast<size_t>(resultCount(op));
+    if (types.operands.size() != nIn || types.results.size() != nOut || m.in.size() != nIn ||
+        body.arguments.size() != nIn || m.out.size() != nOut || retTypes.results.size() != nOut)
+      return makeError(ErrorCode::kParse,
+                       "sdy.manual_computation: operands, in_shardings, body arguments, out_shardings and "
+                       "results do not match in number",
+                       op.nameSpan.begin);
+    // The body first: nested manual computations are outlined before this one.
+    SB_ASSIGN_OR_RETURN(std::string bodyText, renderRange({tree_.ops[body.ops.front()].line.begin, ret.nameSpan.begin}));
+    bodyText += "return";
+    bodyText.append(t_.substr(ret.nameSpan.end, ret.line.end - ret.nameSpan.end));
+    int module = tree_.enclosingModule(m.op);
+    std::string name = nextBodyName(module);
+    std::string manual = manualAxesText(m);
+    std::string base = op.resultDefs.empty() ? "shmap" : std::string(op.resultDefs[0].name.in(t_)).substr(1);
+    std::vector<std::string> localTypes;
+    for (const ValueDef& a : body.arguments) localTypes.push_back(std::string(a.type.in(t_)));
+
+    std::vector<std::string> lines;
+    std::string callArgs;
+    if (nIn > 0) {
+      SB_ASSIGN_OR_RETURN(std::string in, perValue(m.in, module));
+      std::string local = names_.next(base + "_local");
+      std::string operands;
+      for (size_t i = 0; i < nIn; ++i) operands += (i ? ", " : "") + std::string(op.uses[i].span.in(t_));
+      std::string attrs = sortedDict(
+          {{"has_side_effect", "true"},
+           {std::string(kFrontendAttrs), frontendDict({{"xla.sdy.in_shardings", in}, {"xla.sdy.manual_axes", manual}})}});
+      lines.push_back(local + (nIn > 1 ? ":" + std::to_string(nIn) : "") +
+                      " = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(" + operands + ") " + attrs + " : " +
+                      typeList(types.operands, true) + " -> " + typeList(localTypes, false));
+      callArgs = joinValues(local, nIn);
+    }
+    std::string call = nOut == 0 ? "" : names_.next(base + "_body");
+    lines.push_back((call.empty() ? "" : call + (nOut > 1 ? ":" + std::to_string(nOut) : "") + " = ") + "call @" +
+                    name + "(" + callArgs + ") {" + std::string(kFrontendAttrs) +
+                    " = {inlineable = \"xla_late\"}} : " + typeList(localTypes, true) + " -> " +
+                    typeList(retTypes.results, false));
+    if (nOut > 0) {
+      SB_ASSIGN_OR_RETURN(std::string out, perValue(m.out, module));
+      std::string attrs = sortedDict(
+          {{"has_side_effect", "true"},
+           {std::string(kFrontendAttrs), frontendDict({{"xla.sdy.manual_axes", manual}, {"xla.sdy.out_shardings", out}})}});
+      lines.push_back(std::string(op.results.in(t_)) + " = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(" +
+                      joinValues(call, nOut) + ") " + attrs + " : " + typeList(retTypes.results, true) + " -> " +
+                      typeList(types.results, false));
+    }
+    // The outlined body, public, at the end of the module.
+    std::string_view moduleIndent = moduleIndentOf(module);
+    std::string fn = std::string(moduleIndent) + "func.func @" + name + "(";
+    for (size_t i = 0; i < nIn; ++i)
+      fn += (i ? ", " : "") + std::string(body.arguments[i].name.in(t_)) + ": " + localTypes[i];
+    fn += ")";
+    if (nOut > 0) fn += " -> " + typeList(retTypes.results, false);
+    fn += " {\n";
+    fn += reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin),
+                   std::string(moduleIndent) + "  ");
+    if (fn.back() != '\n') fn += "\n";
+    fn += std::string(moduleIndent) + "}\n";
+    outlined_[module].push_back(std::move(fn));
+    std::string text;
+    for (const std::string& l : lines) text += std::string(indent) + l + "\n";
+    return text;
+  }
+
+  std::string_view moduleIndentOf(int module) const {
+    const std::vector<int>* body = tree_.bodyOps(module);
+    if (body && !body->empty()) return indentationAt(t_, tree_.ops[body->front()].whole.begin);
+    return module < 0 ? "" : "  ";
+  }
+
+  size_t closingLineOf(int module) const {
+    size_t close = tree_.ops[module].regions.at(0).whole.end - 1;
+    size_t b = close;
+    while (b > 0 && (t_[b - 1] == ' ' || t_[b - 1] == '\t')) --b;
+    return b;
+  }
+
+  PassContext& ctx_;
+  std::string_view t_;
+  const OpTree& tree_;
+  FreshNames names_;
+  bool v3_;
+  sdy::Context sctx_;
+  std::vector<Manual> manuals_;
+  std::map<std::pair<int, std::string>, sdy::MeshAttr> meshes_;
+  std::map<int, int> counters_;
+  std::map<int, std::set<std::string>> taken_;
+  std::map<int, std::vector<std::string>> outlined_;
+};
+
+}  // namespace
+
+Status runRoundTripShardMapExport(PassContext& ctx) {
+  RoundTripShardMapExport pass(ctx);
+  return pass.run();
+}
+
+}  // namespace shardbridge::module
