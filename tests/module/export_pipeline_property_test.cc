@@ -284,11 +284,12 @@ TEST(ExportPipelineFinding, DISABLED_AliasLineWithAnUnbalancedBracketIsRefused) 
   EXPECT_EQ(scan.error().message, "unbalanced ')'");
 }
 
-// Found by fuzz/mlir_passes_fuzz (its 60 s run, after 256 inputs): a stray
-// `@` after an sdy.mesh op on the same line is accepted by parseOpTree, and
-// the mesh removal (export-shardings, through exportModule) erases the op but
-// leaves the `@`, so the output starts with a line parseOpTree refuses
-// ("expected an operation name, got '@'" at offset 0). Because
+// Found by fuzz/mlir_passes_fuzz (its 60 s runs, within 300 inputs): bytes
+// after an sdy.mesh op's `<...>` on its line (a stray `@`, a word such as
+// `junk`, a byte >= 0x80) are accepted by parseOpTree, and the mesh removal
+// (export-shardings, through exportModule) erases the op but leaves those
+// bytes, so the output starts with a line parseOpTree refuses ("expected an
+// operation name, got '@'" / "got byte 163" at offset 0). Because
 // export_shardings.cc checks for meshes still named only `if (tree)`, the
 // failed re-parse also skips that check: the fuzzer's input had
 // `{dy.sharding = #sdy.sharding_per_value<[<@mesh, ...]>]>}` (a foreign key
