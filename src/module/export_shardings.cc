@@ -84,9 +84,13 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
     // not convert: a collective's replica_group_mesh_axes, a composite's
     // attributes) is kept: never a dangling @mesh. References inside string
     // literals (the round-trip form's sdy originals) are text, not symbols.
-    auto tree = parseOpTree(out->text);
     std::vector<std::pair<std::string, size_t>> dangling;  // name, first offset in the output
-    if (tree) {
+    if (!meshes.empty()) {
+      auto tree = parseOpTree(out->text);
+      if (!tree)
+        return makeError(ErrorCode::kInternal,
+                         "the exported module does not parse (" + tree.error().message + "); please report it",
+                         span.begin);
       std::set<std::string, std::less<>> defined;
       for (const OpNode& op : tree->ops)
         if (op.name == "sdy.mesh") defined.insert(std::string(op.symbolName));
@@ -96,6 +100,10 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
           auto end = module_lex::skipString(t, p);
           if (!end) break;
           p = *end - 1;
+          continue;
+        }
+        if (t[p] == '/' && p + 1 < t.size() && t[p + 1] == '/') {
+          while (p < t.size() && t[p] != '\n') ++p;
           continue;
         }
         if (t[p] != '@') continue;

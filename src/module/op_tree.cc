@@ -275,6 +275,26 @@ class TreeParser {
     return true;
   }
 
+  // `sdy.mesh @name = <...>`, then at most an attribute dictionary and a
+  // location: what the passes that remove mesh ops may rely on.
+  Status checkMesh(const OpNode& node) {
+    size_t q = skipBlanks(t_, node.symbol.empty() ? node.nameSpan.end : node.symbol.end);
+    if (node.symbol.empty() || q >= t_.size() || t_[q] != '=')
+      return parseError("expected 'sdy.mesh @name = <...>', got " + describe(t_, q), q);
+    q = skipBlanks(t_, q + 1);
+    if (q >= t_.size() || t_[q] != '<') return parseError("expected '<' to begin the mesh, got " + describe(t_, q), q);
+    SB_ASSIGN_OR_RETURN(q, skipBalanced(t_, q));
+    q = skipBlanks(t_, q);
+    if (q < node.whole.end && t_[q] == '{') {
+      SB_ASSIGN_OR_RETURN(q, skipBalanced(t_, q));
+      q = skipBlanks(t_, q);
+    }
+    if (!node.loc.empty() && q == node.loc.begin) q = skipBlanks(t_, node.loc.end);
+    if (q < node.whole.end)
+      return parseError("expected the end of the sdy.mesh op after its mesh, got " + describe(t_, q), q);
+    return okStatus();
+  }
+
   // One op at p_ (a statement start in a block).
   Status op(int parent, int depth) {
     if (depth > static_cast<int>(kMaxOpNesting))
@@ -330,6 +350,7 @@ class TreeParser {
     node.nameSpan.end = p_;
     if (node.name == "func.func") SB_TRY(funcHeader(node));
     SB_TRY(rest(node, index, depth));
+    if (node.name == "sdy.mesh" && !node.generic) SB_TRY(checkMesh(node));
     node.line = wholeLines(t_, node.whole);
     tree_.ops[index] = std::move(node);
     return okStatus();
@@ -582,6 +603,8 @@ class TreeParser {
             SB_TRY(skipStr());
           } else if (t_[p_] == '(' || t_[p_] == '<' || t_[p_] == '[' || t_[p_] == '{') {
             SB_TRY(skipBal());
+          } else if (t_[p_] == ')' || t_[p_] == ']' || t_[p_] == '}') {
+            return parseError(std::string("unbalanced '") + t_[p_] + "'", p_);
           } else {
             ++p_;
           }

@@ -145,38 +145,23 @@ void insertDict(Rewriter& rw, const OpTree& tree, const OpNode& op, const std::s
 FreshNames::FreshNames(const OpTree& tree) {
   std::string_view t = tree.text;
   for (const OpNode& op : tree.ops) {
-    for (const ValueDef& r : op.resultDefs) used_.emplace_back(r.name.in(t));
+    for (const ValueDef& r : op.resultDefs) used_.emplace(r.name.in(t));
     for (const ValueDef& a : op.funcArgs)
-      if (!a.name.empty()) used_.emplace_back(a.name.in(t));
+      if (!a.name.empty()) used_.emplace(a.name.in(t));
     for (const Region& r : op.regions)
       for (const Block& b : r.blocks)
         for (const ValueDef& a : b.arguments)
-          if (!a.name.empty()) used_.emplace_back(a.name.in(t));
+          if (!a.name.empty()) used_.emplace(a.name.in(t));
   }
-  std::sort(used_.begin(), used_.end());
-  used_.erase(std::unique(used_.begin(), used_.end()), used_.end());
-}
-
-bool FreshNames::has(std::string_view name) const {
-  return std::binary_search(used_.begin(), used_.end(), name, std::less<>());
-}
-
-void FreshNames::add(std::string name) {
-  used_.insert(std::upper_bound(used_.begin(), used_.end(), name), std::move(name));
 }
 
 std::string FreshNames::next(std::string_view stem) {
   std::string base = "%" + std::string(stem);
-  if (!has(base)) {
-    add(base);
-    return base;
-  }
-  for (int i = 0;; ++i) {
-    std::string n = base + "_" + std::to_string(i);
-    if (!has(n)) {
-      add(n);
-      return n;
-    }
+  if (used_.insert(base).second) return base;
+  int& i = nextSuffix_[base];
+  while (true) {
+    std::string n = base + "_" + std::to_string(i++);
+    if (used_.insert(n).second) return n;
   }
 }
 

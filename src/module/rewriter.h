@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "shardbridge/base/result.h"
@@ -100,9 +102,10 @@ class FreshNames {
   std::string next(std::string_view stem);
 
  private:
-  std::vector<std::string> used_;  // sorted
-  void add(std::string name);
-  bool has(std::string_view name) const;
+  std::unordered_set<std::string> used_;
+  // The next suffix to try per stem, so that the k-th `%3_in0` costs one
+  // probe, not k.
+  std::unordered_map<std::string, int> nextSuffix_;
 };
 
 }  // namespace shardbridge::module

@@ -400,16 +400,27 @@ class ShardMapExport {
     const Block& body = op.regions[0].blocks[0];
     if (body.ops.empty()) return makeError(ErrorCode::kParse, "empty sdy.manual_computation body", op.whole.begin);
     const OpNode& ret = tree_.ops[body.ops.back()];
-    TextSpan inner{tree_.ops[body.ops.front()].line.begin, ret.line.end};
+    // The body's lines: from the line after the region's `{` to the line of
+    // its `}`, so comments before the first op or after the terminator move
+    // with it.
+    size_t bodyBegin = op.regions[0].whole.begin + 1;
+    size_t nl = t_.find('\n', bodyBegin);
+    bodyBegin = nl == std::string_view::npos || nl > tree_.ops[body.ops.front()].whole.begin
+                    ? tree_.ops[body.ops.front()].line.begin
+                    : nl + 1;
+    size_t bodyEnd = op.regions[0].whole.end - 1;
+    while (bodyEnd > ret.line.end && (t_[bodyEnd - 1] == ' ' || t_[bodyEnd - 1] == '\t')) --bodyEnd;
+    if (bodyEnd < ret.line.end) bodyEnd = ret.line.end;
+    TextSpan inner{bodyBegin, bodyEnd};
     if (!m.hasShardings()) {
-      inner.end = ret.line.begin;
-      // Inlined: the body without its terminator, block arguments taking the operands.
+      // Inlined: the lines before the terminator and those after it.
+      SB_ASSIGN_OR_RETURN(std::string before, renderRange({bodyBegin, ret.line.begin}));
+      SB_ASSIGN_OR_RETURN(std::string after, renderRange({ret.line.end, bodyEnd}));
       if (!body.arguments.empty() || !op.resultDefs.empty())
         return makeError(ErrorCode::kUnsupported,
                          "sdy.manual_computation without in/out shardings but with operands or results",
                          op.nameSpan.begin);
-      SB_ASSIGN_OR_RETURN(std::string text, renderRange(inner));
-      return reindent(text, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), indent);
+      return reindent(before + after, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), indent);
     }
     OpTypes types = opTypes(tree_, op);
     OpTypes retTypes = opTypes(tree_, ret);

@@ -1,0 +1,299 @@
+// Issue 9 item 8: the export pipeline (xla-sdy-stablehlo-export-pipeline,
+// `convert --to hlo`) through module::runPasses.
+//
+// BM_ExportPipeline/MB: a module of about MB megabytes, made of one function
+// repeated with fresh names (composition per function, 3.2 KB):
+//   2 arguments and 1 result with sdy.sharding;
+//   stablehlo.dot_general and stablehlo.add with sharding_per_value,
+//   stablehlo.multiply without;
+//   sdy.sharding_constraint, sdy.reshard, sdy.all_gather, sdy.constant;
+//   a two-result stablehlo.reduce with a reducer region;
+//   one sdy.manual_computation (one operand, manual axis "x") whose body
+//   holds a sharded stablehlo.add, lowered to copies, the custom calls and a
+//   call of an outlined body.
+// Sizes: 1 and 4 MB by default; SB_EXPORT_BENCH_MB=16,500 picks others
+// (the export is quadratic today, so 500 MB does not finish in useful time).
+//
+// BM_ManualComputations/N/oneFunction: N manual computations (1 operand, a
+// one-op body), each in a function of its own (0) or all in one function (1);
+// the time per manual computation is the `us/manual` counter. N is 10,000
+// by default; SB_MANUAL_BENCH_N=1000,2000 picks others.
+//
+// Counters: MB/s of input; peak_MB, the most heap bytes held at once during
+// one run above the bytes held before it (a counting operator new in this
+// binary); peak/input.
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <utility>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "shardbridge/module/op_tree.h"
+#include "shardbridge/module/pipeline.h"
+
+// --- a counting allocator: current and peak heap bytes ---------------------
+namespace {
+std::atomic<int64_t> gHeld{0};
+std::atomic<int64_t> gPeak{0};
+
+void noteAlloc(void* p) {
+  if (!p) return;
+  int64_t now = gHeld.fetch_add(static_cast<int64_t>(malloc_usable_size(p))) +
+                static_cast<int64_t>(malloc_usable_size(p));
+  int64_t peak = gPeak.load(std::memory_order_relaxed);
+  while (now > peak && !gPeak.compare_exchange_weak(peak, now)) {
+  }
+}
+void noteFree(void* p) {
+  if (p) gHeld.fetch_sub(static_cast<int64_t>(malloc_usable_size(p)));
+}
+void* countedAlloc(size_t n) {
+  void* p = std::malloc(n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  noteAlloc(p);
+  return p;
+}
+}  // namespace
+
+void* operator new(size_t n) { return countedAlloc(n); }
+void* operator new[](size_t n) { return countedAlloc(n); }
+void operator delete(void* p) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+void operator delete(void* p, size_t) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+void operator delete[](void* p, size_t) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+
+namespace {
+
+using namespace shardbridge;
+
+std::string function(size_t n) {
+  std::string f = "f" + std::to_string(n);
+  return "  func.func @" + f +
+         "(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {\"y\"}]>}, "
+         "%arg1: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"y\"}, {}]>}) -> "
+         "(tensor<16x64xf32> {jax.result_info = \"result\", sdy.sharding = #sdy.sharding<@mesh, [{\"x\", \"y\"}, {}]>}) {\n"
+         "    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] "
+         "{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\"}, {}], unreduced={\"y\"}>]>} : "
+         "(tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>\n"
+         "    %1 = stablehlo.add %0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\"}, {\"y\":(2)2}]>]>} : tensor<16x64xf32>\n"
+         "    %2 = sdy.sharding_constraint %1 <@mesh, [{\"x\", \"y\"}, {}]> : tensor<16x64xf32>\n"
+         "    %3 = stablehlo.multiply %2, %2 : tensor<16x64xf32>\n"
+         "    %4 = sdy.reshard %3 <@mesh, [{\"y\"}, {\"x\"}]> : tensor<16x64xf32>\n"
+         "    %5 = sdy.all_gather [{}, {\"x\"}] %4 out_sharding=<@mesh, [{\"y\"}, {}]> : tensor<16x64xf32>\n"
+         "    %cst = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>} dense<0.000000e+00> : tensor<f32>\n"
+         "    %6:2 = stablehlo.reduce(%5 init: %cst), (%2 init: %cst) across dimensions = [1] "
+         "{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\"}]>, <@mesh, [{\"y\"}]>]>} : "
+         "(tensor<16x64xf32>, tensor<16x64xf32>, tensor<f32>, tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>)\n"
+         "     reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<f32>, %d: tensor<f32>)  {\n"
+         "      %7 = stablehlo.add %a, %c : tensor<f32>\n"
+         "      %8 = stablehlo.add %b, %d : tensor<f32>\n"
+         "      stablehlo.return %7, %8 : tensor<f32>, tensor<f32>\n"
+         "    }\n"
+         "    %9 = sdy.manual_computation(%5) in_shardings=[<@mesh, [{\"x\"}, {}]>] "
+         "out_shardings=[<@mesh, [{\"x\"}, {}]>] manual_axes={\"x\"} (%arg2: tensor<8x64xf32>) {\n"
+         "      %10 = stablehlo.add %arg2, %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {\"y\"}]>]>} : tensor<8x64xf32>\n"
+         "      sdy.return %10 : tensor<8x64xf32>\n"
+         "    } : (tensor<16x64xf32>) -> tensor<16x64xf32>\n"
+         "    %11 = stablehlo.add %9, %3 : tensor<16x64xf32>\n"
+         "    return %11 : tensor<16x64xf32>\n"
+         "  }\n";
+}
+
+std::string header() {
+  return "module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {\n"
+         "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=4]>\n";
+}
+
+std::string exportModule(size_t bytes) {
+  std::string m = header();
+  m.reserve(bytes + 4096);
+  for (size_t n = 0; m.size() < bytes; ++n) m += function(n);
+  return m + "}\n";
+}
+
+std::string manualModule(int count, bool oneFunction) {
+  auto manual = [](int i, const std::string& operand) {
+    std::string v = "%v" + std::to_string(i);
+    return "    " + v + " = sdy.manual_computation(" + operand +
+           ") in_shardings=[<@mesh, [{\"x\"}, {}]>] out_shardings=[<@mesh, [{\"x\"}, {}]>] manual_axes={\"x\"} "
+           "(%b" + std::to_string(i) + ": tensor<8x64xf32>) {\n"
+           "      %w" + std::to_string(i) + " = stablehlo.negate %b" + std::to_string(i) +
+           " : tensor<8x64xf32>\n"
+           "      sdy.return %w" + std::to_string(i) + " : tensor<8x64xf32>\n"
+           "    } : (tensor<16x64xf32>) -> tensor<16x64xf32>\n";
+  };
+  std::string m = header();
+  const std::string sig =
+      "(%arg0: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}) -> tensor<16x64xf32> {\n";
+  if (oneFunction) {
+    m += "  func.func @main" + sig;
+    std::string last = "%arg0";
+    for (int i = 0; i < count; ++i) {
+      m += manual(i, last);
+      last = "%v" + std::to_string(i);
+    }
+    m += "    return " + last + " : tensor<16x64xf32>\n  }\n";
+  } else {
+    for (int i = 0; i < count; ++i)
+      m += "  func.func @f" + std::to_string(i) + sig + manual(i, "%arg0") + "    return %v" + std::to_string(i) +
+           " : tensor<16x64xf32>\n  }\n";
+  }
+  return m + "}\n";
+}
+
+std::vector<module::PassSpec> pipeline() {
+  auto spec = module::parsePassSpec("xla-sdy-stablehlo-export-pipeline");
+  return {*spec};
+}
+
+// Runs the pipeline on `text` per iteration; sets MB/s and peak counters.
+void run(benchmark::State& state, const std::string& text) {
+  std::vector<module::PassSpec> passes = pipeline();
+  int64_t peak = 0;
+  for (auto _ : state) {
+    int64_t before = gHeld.load();
+    gPeak.store(before);
+    auto r = module::runPasses(text, passes);
+    if (!r.has_value()) {
+      state.SkipWithError(r.error().message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(r->text.data());
+    peak = std::max(peak, gPeak.load() - before);
+  }
+  double mb = static_cast<double>(text.size()) / 1e6;
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+  state.counters["MB/s"] = benchmark::Counter(mb * static_cast<double>(state.iterations()),
+                                              benchmark::Counter::kIsRate);
+  state.counters["input_MB"] = mb;
+  state.counters["peak_MB"] = static_cast<double>(peak) / 1e6;
+  state.counters["peak/input"] = static_cast<double>(peak) / static_cast<double>(text.size());
+}
+
+void BM_ExportPipeline(benchmark::State& state) {
+  std::string text = exportModule(static_cast<size_t>(state.range(0)) * 1000 * 1000);
+  run(state, text);
+}
+
+void BM_ManualComputations(benchmark::State& state) {
+  int count = static_cast<int>(state.range(0));
+  std::string text = manualModule(count, state.range(1) != 0);
+  run(state, text);
+  // Inverted rate: seconds per (count * 1e-6) manual computations = us each.
+  state.counters["us/manual"] = benchmark::Counter(static_cast<double>(count) * 1e-6,
+                                                   benchmark::Counter::kIsIterationInvariantRate |
+                                                       benchmark::Counter::kInvert);
+}
+
+// The pipeline's passes in order (pipelines.cc), each timed alone on the
+// text the passes before it write, on a module of SB_PASS_BENCH_MB (2) MB:
+// where the time and the memory of BM_ExportPipeline go.
+const std::vector<const char*> kSteps = {"xla-sdy-export-ops", "xla-sdy-stablehlo-round-trip-shard-map-export",
+                                         "symbol-dce", "xla-sdy-stablehlo-export-shardings"};
+
+size_t passBenchBytes() {
+  const char* env = std::getenv("SB_PASS_BENCH_MB");
+  return static_cast<size_t>(env ? std::atoll(env) : 2) * 1000 * 1000;
+}
+
+void BM_ExportPass(benchmark::State& state) {
+  std::string text = exportModule(passBenchBytes());
+  size_t step = static_cast<size_t>(state.range(0));
+  for (size_t i = 0; i < step; ++i) {
+    auto r = module::runPasses(text, {*module::parsePassSpec(kSteps[i])});
+    if (!r.has_value()) {
+      state.SkipWithError(r.error().message.c_str());
+      return;
+    }
+    text = std::move(r->text);
+  }
+  std::vector<module::PassSpec> passes = {*module::parsePassSpec(kSteps[step])};
+  int64_t peak = 0;
+  for (auto _ : state) {
+    int64_t before = gHeld.load();
+    gPeak.store(before);
+    auto r = module::runPasses(text, passes);
+    if (!r.has_value()) {
+      state.SkipWithError(r.error().message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(r->text.data());
+    peak = std::max(peak, gPeak.load() - before);
+  }
+  state.counters["MB/s"] = benchmark::Counter(static_cast<double>(text.size()) / 1e6 * static_cast<double>(state.iterations()),
+                                              benchmark::Counter::kIsRate);
+  state.counters["peak/input"] = static_cast<double>(peak) / static_cast<double>(text.size());
+}
+
+// The op tree alone (every pass parses one).
+void BM_ParseOpTree(benchmark::State& state) {
+  std::string text = exportModule(passBenchBytes());
+  int64_t peak = 0;
+  for (auto _ : state) {
+    int64_t before = gHeld.load();
+    gPeak.store(before);
+    auto r = module::parseOpTree(text);
+    if (!r.has_value()) {
+      state.SkipWithError(r.error().message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(r->ops.data());
+    peak = std::max(peak, gPeak.load() - before);
+  }
+  state.counters["MB/s"] = benchmark::Counter(static_cast<double>(text.size()) / 1e6 * static_cast<double>(state.iterations()),
+                                              benchmark::Counter::kIsRate);
+  state.counters["peak/input"] = static_cast<double>(peak) / static_cast<double>(text.size());
+}
+
+// A comma-separated list of integers from the environment, or `fallback`.
+std::vector<int64_t> listFromEnv(const char* name, std::vector<int64_t> fallback) {
+  std::vector<int64_t> v;
+  if (const char* env = std::getenv(name)) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (!item.empty()) v.push_back(std::atoll(item.c_str()));
+  }
+  return v.empty() ? fallback : v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto* b = benchmark::RegisterBenchmark("BM_ExportPipeline", BM_ExportPipeline);
+  b->ArgName("MB")->Unit(benchmark::kMillisecond)->Iterations(3);
+  for (int64_t mb : listFromEnv("SB_EXPORT_BENCH_MB", {1, 4})) b->Arg(mb);
+  auto* m = benchmark::RegisterBenchmark("BM_ManualComputations", BM_ManualComputations);
+  m->ArgNames({"N", "oneFunction"})->Unit(benchmark::kMillisecond)->Iterations(1);
+  for (int step = 0; step < static_cast<int>(kSteps.size()); ++step)
+    benchmark::RegisterBenchmark(("BM_ExportPass/" + std::string(kSteps[static_cast<size_t>(step)])).c_str(),
+                                 BM_ExportPass)
+        ->Arg(step)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(3);
+  benchmark::RegisterBenchmark("BM_ParseOpTree", BM_ParseOpTree)->Unit(benchmark::kMillisecond)->Iterations(3);
+  for (int64_t n : listFromEnv("SB_MANUAL_BENCH_N", {10000})) m->Args({n, 0})->Args({n, 1});
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

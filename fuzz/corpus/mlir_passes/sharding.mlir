@@ -1,0 +1,1 @@
+#sdy.sharding<@mesh, [{"y"}, {"x":(1)2, ?}], replicated={"z"}>
