@@ -164,8 +164,7 @@ int runHlo(const HloOptions& options) {
     out = printDevices(*sharding);
   }
   if (!out) return reportError(out.error(), "", "<input>");
-  writeStdout(*out);
-  return 0;
+  return printOut(*out);
 }
 
 struct EqualOptions {
@@ -184,10 +183,7 @@ int runEqual(const EqualOptions& options) {
   std::optional<HloSharding> second = readShardingArg(b, std::nullopt);
   if (!second) return 1;
   bool equal = *first == *second;
-  if (!options.json) {
-    writeStdout(equal ? "true\n" : "false\n");
-    return 0;
-  }
+  if (!options.json) return printOut(equal ? "true\n" : "false\n");
   JsonWriter w;
   w.beginObject().key("equal").value(equal);
   w.key("a");
@@ -195,8 +191,7 @@ int runEqual(const EqualOptions& options) {
   w.key("b");
   writeHloShardingJson(w, *second);
   w.endObject();
-  writeStdout(w.finish());
-  return 0;
+  return printOut(w.finish());
 }
 
 constexpr const char* kInputHelp =
@@ -243,8 +238,10 @@ void registerHloCommand(CLI::App& app, Runner& run) {
                                       "Validate against this HLO shape, e.g. f32[4,6] or "
                                       "(f32[4], s32[])");
   cmd->add_option("--num-devices", options->numDevices,
-                  "Device count for --shape validation")
-      ->needs(shapeOption);
+                  "Device count for --shape validation (1 to 2^31)")
+      ->needs(shapeOption)
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 31));
+  addMaxInputBytesOption(cmd);
   cmd->add_option("INPUT", options->input, "The sharding, `-` for stdin or @FILE")->required();
   cmd->callback([&run, options, cmd] {
     options->hasShape = cmd->count("--shape") > 0;
@@ -264,6 +261,7 @@ void registerEqualCommand(CLI::App& app, Runner& run) {
                 "Print {\"equal\": BOOL, \"a\": ..., \"b\": ...} (docs/json.md)");
   cmd->add_option("A", args->a, "First sharding (text, pbtxt, `-` or @FILE)")->required();
   cmd->add_option("B", args->b, "Second sharding (text, pbtxt, `-` or @FILE)")->required();
+  addMaxInputBytesOption(cmd);
   cmd->callback([&run, args] { run = [args] { return runEqual(*args); }; });
 }
 

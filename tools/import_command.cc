@@ -29,6 +29,10 @@ using convert::writeTensorShardingJson;
 // are imported onto a mesh with device_ids, or onto --mesh's device order.
 constexpr convert::AnyOrderOptions kAnyOrder{true};
 
+// --rank beyond this is a usage error, not an allocation of that many
+// dimension shardings. The bound is the MLIR nesting limit (README "Limits").
+constexpr int64_t kMaxRank = 4096;
+
 struct ImportOptions {
   std::vector<std::string> meshes;  // at most one
   bool openDims = false;
@@ -186,14 +190,12 @@ int runImport(const ImportOptions& options) {
   }
   // Written only when every input imported.
   if (options.json) {
-    writeStdout(importJson(symbols, shardings, results));
-    return 0;
+    return printOut(importJson(symbols, shardings, results));
   }
   std::string out;
   for (const sdy::MeshSymbol& symbol : symbols) out += sdy::printMeshSymbol(symbol) + "\n";
   for (const Imported& result : results) out += result.text + "\n";
-  writeStdout(out);
-  return 0;
+  return printOut(out);
 }
 
 }  // namespace
@@ -215,7 +217,8 @@ void registerImportCommand(CLI::App& app, Runner& run) {
   auto* rank = cmd->add_option_function<int64_t>(
       "--rank", [options](int64_t r) { options->rank = r; },
       "Tensor rank of every input (default: a tiled input's data rank, else 0)");
-  rank->check(CLI::NonNegativeNumber);
+  rank->check(CLI::Range(int64_t{0}, kMaxRank));
+  addMaxInputBytesOption(cmd);
   cmd->add_option("HLO", options->inputs,
                   "HloShardings: HLO text, text/binary/JSON OpSharding, `-` or @FILE")
       ->required();

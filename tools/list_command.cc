@@ -34,10 +34,11 @@ int runList(const ListOptions& options) {
   if (options.inlineText) {
     input = InputText{options.file, "<input>"};
   } else {
+    // FILE is a path; `@path` is accepted too, as every command's INPUT.
     std::string arg = options.file;
-    if (arg != "-" && (arg.empty() || arg[0] != '@')) arg = "@" + arg;
-    auto read = readInput(arg);
-    if (!read) return reportError(read.error(), "", options.file);
+    bool isPath = arg.empty() || arg[0] != '@';
+    auto read = readArg(arg, InputKind::kModule, /*allowEmpty=*/false, isPath);
+    if (!read) return 1;
     input = std::move(*read);
   }
 
@@ -49,9 +50,8 @@ int runList(const ListOptions& options) {
   }
   auto listing = dump::listShardings(ctx, input.text, listOptions);
   if (!listing) return reportError(listing.error(), input);
-  writeStdout(options.json ? dump::printListingJson(*listing, input.name)
-                           : dump::printListingText(*listing));
-  return 0;
+  return printOut(options.json ? dump::printListingJson(*listing, input.name)
+                                : dump::printListingText(*listing));
 }
 
 }  // namespace
@@ -64,6 +64,7 @@ void registerListCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--json", options->json, "Write one JSON document instead of text lines");
   cmd->add_flag("--metadata", options->metadata, "Include metadata in the HLO strings");
   cmd->add_flag("--inline", options->inlineText, "FILE is the file's text itself, not a path");
+  addMaxInputBytesOption(cmd);
   cmd->add_option("--mesh", options->meshes,
                   "Import onto this mesh instead of the inferred one: NAME=<[...]>, <[...]>,\n"
                   "#sdy.mesh<...> or `sdy.mesh @NAME = <...>`")

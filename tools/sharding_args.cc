@@ -6,18 +6,31 @@
 
 namespace shardbridge::tools {
 
+Error textErrorFirst(const Error& error, std::string_view data) {
+  Status text = checkText(data);
+  if (text) return error;
+  size_t first = data.find_first_not_of(" \t\r\n");
+  if (first >= text.error().offset) return error;
+  char c = data[first];
+  bool textStart = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '{' || c == '#' ||
+                   c == '/' || c == '"';
+  return textStart ? text.error() : error;
+}
+
 std::optional<hlo::HloSharding> readShardingArg(const std::string& arg,
                                                 std::optional<proto::ShardingFormat> format) {
-  auto input = readInput(arg);
-  if (!input) {
-    reportError(input.error(), arg, "<input>");
-    return std::nullopt;
-  }
-  auto read = proto::readSharding(input->text, format);
+  const bool binary = format == proto::ShardingFormat::kProtoBinary;
+  std::optional<InputText> input = readArg(arg, InputKind::kSharding, /*allowEmpty=*/binary);
+  if (!input) return std::nullopt;
+  proto::ProtoParseOptions options;
+  options.maxInputBytes = inputLimit(InputKind::kSharding);
+  auto read = proto::readSharding(input->text, format, options);
   if (!read) {
+    Error error = format ? read.error() : textErrorFirst(read.error(), input->text);
     // Byte offsets into binary data mean nothing on a terminal.
-    Error error = read.error();
-    if (format == proto::ShardingFormat::kProtoBinary) error.offset = Error::kNoOffset;
+    if (binary || (error.hasOffset() && error.offset > input->text.size())) {
+      error.offset = Error::kNoOffset;
+    }
     reportError(error, *input);
     return std::nullopt;
   }

@@ -4,6 +4,7 @@
 
 #include "cli_util.h"
 #include "mesh_args.h"
+#include "sharding_args.h"
 #include "shardbridge/proto/sharding_input.h"
 #include "shardbridge/sdy/text.h"
 #include "shardbridge/sdy/verifier.h"
@@ -38,8 +39,8 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     return usageError(command, "empty axis name in --manual-axes '" + input.manualAxes + "'");
   }
 
-  auto text = readInput(input.sharding);
-  if (!text) return reportError(text.error(), input.sharding, "<input>");
+  std::optional<InputText> text = readArg(input.sharding, InputKind::kSharding);
+  if (!text) return 1;
 
   Result<view::Explanation> explained = makeError(ErrorCode::kInternal, "nothing explained");
   if (looksLikeSdy(text->text)) {
@@ -69,10 +70,12 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
                         "--manual-axes applies to an sdy sharding; an HLO sharding's manual "
                         "axes are its MANUAL subgroup");
     }
-    auto read = proto::readSharding(text->text);
+    proto::ProtoParseOptions protoOptions;
+    protoOptions.maxInputBytes = inputLimit(InputKind::kSharding);
+    auto read = proto::readSharding(text->text, std::nullopt, protoOptions);
     if (!read) {
-      Error error = read.error();
-      if (read.error().code != ErrorCode::kParse || read.error().offset > text->text.size()) {
+      Error error = textErrorFirst(read.error(), text->text);
+      if (error.code != ErrorCode::kParse || error.offset > text->text.size()) {
         error.offset = Error::kNoOffset;
       }
       return reportError(error, *text);
