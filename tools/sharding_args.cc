@@ -17,6 +17,13 @@ Error textErrorFirst(const Error& error, std::string_view data) {
   return textStart ? text.error() : error;
 }
 
+Status checkMetadataUtf8(const hlo::HloSharding& sharding) {
+  for (const hlo::HloSharding* leaf : hlo::leavesOf(sharding)) {
+    for (const hlo::OpMetadata& md : leaf->metadata()) SB_TRY(hlo::checkOpMetadataUtf8(md));
+  }
+  return okStatus();
+}
+
 std::optional<hlo::HloSharding> readShardingArg(const std::string& arg,
                                                 std::optional<proto::ShardingFormat> format) {
   const bool binary = format == proto::ShardingFormat::kProtoBinary;
@@ -32,6 +39,12 @@ std::optional<hlo::HloSharding> readShardingArg(const std::string& arg,
       error.offset = Error::kNoOffset;
     }
     reportError(error, *input);
+    return std::nullopt;
+  }
+  // A proto's metadata strings are checked here (HLO text's in its parser,
+  // located), so that what is printed or serialized re-reads in XLA.
+  if (Status utf8 = checkMetadataUtf8(read->sharding); !utf8) {
+    reportError(utf8.error(), "", input->name);
     return std::nullopt;
   }
   return std::move(read->sharding);

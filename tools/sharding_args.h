@@ -20,6 +20,9 @@ namespace shardbridge::tools {
 std::optional<hlo::HloSharding> readShardingArg(const std::string& arg,
                                                 std::optional<proto::ShardingFormat> format);
 
+// Every metadata string of `sharding` is UTF-8 (hlo/op_metadata.h).
+Status checkMetadataUtf8(const hlo::HloSharding& sharding);
+
 // The error to show when `data` failed to parse with detected format:
 // input that starts as text (a letter, `{`, `#`, `/` or `"` first) but
 // holds a NUL, a control byte or invalid UTF-8 gets the located text error

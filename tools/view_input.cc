@@ -80,6 +80,9 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
       }
       return reportError(error, *text);
     }
+    if (Status utf8 = checkMetadataUtf8(read->sharding); !utf8) {
+      return reportError(utf8.error(), "", text->name);
+    }
     sdy::MeshAttr mesh = meshes.empty() ? sdy::MeshAttr() : meshes[0].mesh;
     std::string name = meshes.empty() ? "mesh" : meshes[0].name;
     explained = view::explainHloSharding(ctx, read->sharding, mesh, name, shape);

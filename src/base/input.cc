@@ -79,6 +79,17 @@ Result<InputText> finish(std::string text, std::string name, const InputOptions&
 
 }  // namespace
 
+size_t validUtf8Length(std::string_view text) { return text.empty() ? 0 : utf8Length(text, 0); }
+
+size_t firstInvalidUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    size_t n = utf8Length(text, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 bool isBlank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }

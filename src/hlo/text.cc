@@ -10,6 +10,7 @@
 
 #include "hlo/sharding_lexer.h"
 #include "shardbridge/base/checked_math.h"
+#include "shardbridge/base/input.h"
 #include "shardbridge/hlo/named_sharding.h"
 
 namespace shardbridge::hlo {
@@ -463,6 +464,14 @@ class ShardingParser {
                                                     : nullptr;
     if (str || key == "metadata_payload") {
       if (tok_.kind != Tok::kString) return error("expects string");
+      // OpMetadata's strings are proto3 `string`s: bytes that are not UTF-8
+      // give a proto neither XLA nor protobuf reads back. The payload is
+      // `bytes` and takes anything.
+      if (size_t bad = firstInvalidUtf8(tok_.stringValue); str && bad != std::string_view::npos) {
+        return errorAt(tok_.offset, std::string(key) + " is not valid UTF-8 (byte " +
+                                        escapeBytes(tok_.stringValue.substr(bad, 1)) +
+                                        " after unescaping); OpMetadata strings must be UTF-8");
+      }
       if (str) {
         *str = std::move(tok_.stringValue);
       } else {

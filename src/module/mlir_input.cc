@@ -1,5 +1,6 @@
 #include "shardbridge/module/mlir_input.h"
 
+#include <cctype>
 #include <string>
 
 #include "shardbridge/base/input.h"
@@ -36,9 +37,11 @@ Status checkMlirModule(std::string_view text) {
   size_t at = firstToken(text);
   if (at == text.size()) return makeError(ErrorCode::kParse, "empty input");
   char c = text[at];
-  if (c == '#' || c == '!' || c == '"' || c == '%' || text.substr(at, 3) == "{-#") {
-    return okStatus();
-  }
+  // `#alias = ...` and `!alias = ...` name their alias at once; `# text` is
+  // a pbtxt or shell comment.
+  const bool alias = (c == '#' || c == '!') && at + 1 < text.size() &&
+                     (std::isalpha(static_cast<unsigned char>(text[at + 1])) || text[at + 1] == '_');
+  if (alias || c == '"' || c == '%' || text.substr(at, 3) == "{-#") return okStatus();
   size_t end = at;
   while (end < text.size() && isIdentChar(text[end])) ++end;
   std::string_view word = text.substr(at, end - at);

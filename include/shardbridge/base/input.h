@@ -67,6 +67,15 @@ bool isBlank(std::string_view text);
 // "text is not valid UTF-8 (byte \xff)" (kParse, located). OK otherwise.
 Status checkText(std::string_view text);
 
+// The length of the valid UTF-8 sequence `text` starts with (1 for an
+// ASCII byte), or 0 when it starts with a byte that begins none (overlong
+// forms, surrogates and code points past U+10FFFF are not valid).
+size_t validUtf8Length(std::string_view text);
+
+// The offset of the first byte of `text` that is not part of valid UTF-8,
+// or std::string_view::npos when all of it is.
+size_t firstInvalidUtf8(std::string_view text);
+
 // `bytes` with every byte that is not printable ASCII or part of valid
 // UTF-8 written as \xNN, so raw input bytes never reach a terminal.
 std::string escapeBytes(std::string_view bytes);

@@ -18,7 +18,7 @@ namespace shardbridge::module {
 // Accepts text whose first significant token (after blanks and `//`
 // comments) can start an MLIR file: `module`, a dialect op name such as
 // `func.func` or `sdy.mesh` (an identifier with a dot), an attribute or type
-// alias (`#`, `!`), a generic op (`"`), a value definition (`%`), or a
+// alias (`#name`, `!name`), a generic op (`"`), a value definition (`%`), or a
 // `{-#` resource block. Rejects (kParse, located): text that is not valid
 // UTF-8 or holds a NUL or control byte (base/input.h checkText), blank
 // text ("empty input"), and any other first token.
