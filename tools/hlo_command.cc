@@ -196,8 +196,9 @@ int runEqual(const EqualOptions& options) {
 
 constexpr const char* kInputHelp =
     "INPUT is the sharding itself, `-` to read it from stdin, or @FILE (binary\n"
-    "protos come this way). Without --from its format is detected: after blanks\n"
-    "and comments (// ..., /* ... */, # ...), `{` starts HLO sharding text\n"
+    "protos come this way). Without --from its format is detected, skipping\n"
+    "blanks and comments (// and /* */, which HLO text allows; #, which text\n"
+    "format allows): `{` starts HLO sharding text\n"
     "(`{` then `\"` starts JSON); anything else is a text-format OpSharding;\n"
     "bytes that are not UTF-8 text, or text that fails to parse as text format\n"
     "but parses as a binary OpSharding, are read as binary (pb).\n";
