@@ -10,6 +10,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "losses.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
 #include "shardbridge/convert/json_forms.h"
@@ -48,6 +49,7 @@ struct Imported {
   std::string text;
   std::vector<sdy::TensorShardingAttr> shardings;
   bool perValue = false;
+  std::vector<std::string> warnings;  // what the import lost (losses.h)
 };
 
 // The --json document: the meshes printed, then one entry per input.
@@ -80,6 +82,9 @@ std::string importJson(const std::vector<sdy::MeshSymbol>& symbols,
       w.key("sharding");
       writeTensorShardingJson(w, results[i].shardings[0]);
     }
+    w.key("warnings").beginArray();
+    for (const std::string& warning : results[i].warnings) w.value(warning);
+    w.endArray();
     w.endObject();
   }
   w.endArray();
@@ -101,6 +106,9 @@ int runImport(const ImportOptions& options) {
   for (const std::string& arg : options.inputs) {
     std::optional<hlo::HloSharding> s = readShardingArg(arg, std::nullopt);
     if (!s) return 1;
+    if (Status devices = checkImportableDevices(*s); !devices) {
+      return reportError(devices.error(), "", inputName(arg));
+    }
     shardings.push_back(std::move(*s));
   }
 
@@ -170,7 +178,7 @@ int runImport(const ImportOptions& options) {
       if (imported) {
         std::span<const sdy::TensorShardingAttr> leaves = imported->shardings();
         results.push_back(Imported{sdy::printTensorShardingPerValue(*imported),
-                                   {leaves.begin(), leaves.end()}, true});
+                                   {leaves.begin(), leaves.end()}, true, {}});
         continue;
       }
       error = imported.error();
@@ -179,7 +187,7 @@ int runImport(const ImportOptions& options) {
                                                     options.rank.value_or(convert::ownRank(s)),
                                                     options.openDims, kAnyOrder);
       if (imported) {
-        results.push_back(Imported{sdy::printTensorSharding(*imported), {*imported}, false});
+        results.push_back(Imported{sdy::printTensorSharding(*imported), {*imported}, false, {}});
         continue;
       }
       error = imported.error();
@@ -187,6 +195,14 @@ int runImport(const ImportOptions& options) {
     error.message = "input " + std::to_string(i + 1) + " (" + s.toString() + "): " + error.message;
     error.offset = Error::kNoOffset;
     return reportError(error, "", "<input>");
+  }
+  // Said, not dropped in silence: what each import lost.
+  for (size_t i = 0; i < results.size(); ++i) {
+    results[i].warnings = importLosses(shardings[i], meshOf[i] && !meshOf[i].axes().empty());
+    for (const std::string& warning : results[i].warnings) {
+      std::fprintf(stderr, "%s: warning: input %zu (%s): %s\n", inputName(options.inputs[i]).c_str(),
+                   i + 1, escapeBytes(shardings[i].toString()).c_str(), warning.c_str());
+    }
   }
   // Written only when every input imported.
   if (options.json) {

@@ -1,8 +1,10 @@
 #include "view_input.h"
 
+#include <cstdio>
 #include <variant>
 
 #include "cli_util.h"
+#include "losses.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
 #include "shardbridge/proto/sharding_input.h"
@@ -86,6 +88,13 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     sdy::MeshAttr mesh = meshes.empty() ? sdy::MeshAttr() : meshes[0].mesh;
     std::string name = meshes.empty() ? "mesh" : meshes[0].name;
     explained = view::explainHloSharding(ctx, read->sharding, mesh, name, shape);
+    // Said, not dropped in silence: what the named form leaves out.
+    if (explained) {
+      bool meshHasAxes = explained->mesh && !explained->mesh.axes().empty();
+      for (const std::string& warning : importLosses(read->sharding, meshHasAxes)) {
+        std::fprintf(stderr, "%s: warning: %s\n", text->name.c_str(), warning.c_str());
+      }
+    }
   }
   if (!explained) {
     Error error = explained.error();

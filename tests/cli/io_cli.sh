@@ -265,6 +265,27 @@ kill -INT "$writer"
 wait "$writer"
 [[ "$(ls -A "$sig")" == "out.mlir" ]] || fail "SIGINT: left behind: $(ls -A "$sig")"
 
+# --- losses said ----------------------------------------------------------
+expect "import {unknown}: output" 0 $'sdy.mesh @mesh = <[]>\n#sdy.sharding<@mesh, []>' -- import '{unknown}'
+grep -qxF "<input>: warning: input 1 ({unknown}): {unknown} is imported as replicated: sdy has no unknown sharding" "$tmp/stderr" ||
+  fail "import {unknown}: warning"
+expect_err "import: MANUAL subgroup" 0 "input 1 ({devices=[2,2]<=[4] last_tile_dims={manual}}): the MANUAL subgroup is dropped" -- \
+  import '{devices=[2,2]<=[4] last_tile_dims={manual}}'
+expect_err "import: shard_like" 0 "shard_like 3 is dropped: an sdy sharding has no shard groups" -- \
+  import '{devices=[2]0,1 shard_like 3}'
+expect_err "import: {unreduced} without a mesh" 0 "{unreduced} is imported as replicated" -- import '{unreduced}'
+expect_err "import: tuple element" 0 "tuple element 1: {unknown} is imported as replicated" -- import '{{replicated}, {unknown}}'
+echo '{unknown}' >"$tmp/unknown.txt"
+expect_err "import: warning names the file" 0 "unknown.txt: warning: input 1 ({unknown})" -- import "@$tmp/unknown.txt"
+"$bin" import --json '{unknown}' 2>/dev/null | grep -qF '"{unknown} is imported as replicated: sdy has no unknown sharding"' ||
+  fail "import --json: warnings"
+"$bin" import --json '{replicated}' 2>/dev/null | grep -qF '"warnings": []' || fail "import --json: empty warnings"
+expect_err "explain: MANUAL subgroup" 0 "<input>: warning: the MANUAL subgroup is dropped" -- \
+  explain '{devices=[2,2]<=[4] last_tile_dims={manual}}'
+expect_err "import: device -1" 1 "<input>: error: device id -1 in {maximal device=-1} is outside [0, 2^63)" -- \
+  import '{maximal device=-1}'
+expect "hlo keeps reading device -1" 0 "{maximal device=-1}" -- hlo '{maximal device=-1}'
+
 # --- usage ---------------------------------------------------------------
 expect_err "mistyped command" 2 "shardbridge: error: unknown command 'hol'; did you mean 'hlo'?" -- hol '{replicated}'
 expect_err "mistyped option" 2 "unknown option '--metdata'; did you mean '--metadata'?" -- hlo --metdata '{replicated}'
