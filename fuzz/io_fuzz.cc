@@ -21,15 +21,26 @@ namespace {
 
 using namespace shardbridge;
 
-// One scratch directory per process, with `out` and a symlink `link` to it.
-const std::string& scratch() {
-  static const std::string dir = [] {
+// One scratch directory per process, with `out` and a symlink `link` to it,
+// removed when the process exits.
+struct Scratch {
+  std::string dir;
+  Scratch() {
     char tmpl[] = "/tmp/sb_io_fuzz.XXXXXX";
-    std::string d = ::mkdtemp(tmpl);
-    if (::symlink("out", (d + "/link").c_str()) != 0) __builtin_trap();
-    return d;
-  }();
-  return dir;
+    if (::mkdtemp(tmpl) == nullptr) __builtin_trap();
+    dir = tmpl;
+    if (::symlink("out", (dir + "/link").c_str()) != 0) __builtin_trap();
+  }
+  ~Scratch() {
+    ::unlink((dir + "/link").c_str());
+    ::unlink((dir + "/out").c_str());
+    ::rmdir(dir.c_str());
+  }
+};
+
+const std::string& scratch() {
+  static const Scratch s;
+  return s.dir;
 }
 
 void check(bool ok) {

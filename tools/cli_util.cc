@@ -23,9 +23,18 @@ void writeStderr(std::string_view text) { std::fwrite(text.data(), 1, text.size(
 void addMaxInputBytesOption(CLI::App* cmd) {
   cmd->add_option_function<int64_t>(
          "--max-input-bytes", [](int64_t n) { gMaxInputBytes = static_cast<size_t>(n); },
-         "Refuse inputs larger than N bytes (default: 64 MiB for a sharding or\n"
+         "Refuse inputs larger than N bytes (default: 64 MiB for a sharding or "
          "mesh, 1 GiB for a module or dump)")
-      ->check(CLI::Range(int64_t{1}, INT64_MAX));
+      ->type_name("N")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            int64_t n = 0;
+            if (!CLI::detail::lexical_cast(value, n) || n < 1) {
+              return "--max-input-bytes must be a positive number of bytes, got '" + value + "'";
+            }
+            return "";
+          },
+          "", "positive"));
 }
 
 size_t inputLimit(InputKind kind) {

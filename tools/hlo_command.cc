@@ -257,7 +257,11 @@ void registerEqualCommand(CLI::App& app, Runner& run) {
   cmd->footer(std::string("Prints `true` or `false` (exit 0 either way): XLA's HloSharding\n"
                           "operator==, which ignores metadata and treats an iota as equal to\n"
                           "the explicit device array it stands for.\n\n") +
-              "A and B each follow the INPUT rules of `shardbridge hlo`:\n" + kInputHelp);
+              "A and B each follow the INPUT rules of `shardbridge hlo`:\n" + kInputHelp +
+              "\n"
+              "Examples:\n"
+              "  shardbridge equal '{devices=[2,2]0,2,1,3}' '{devices=[2,2]<=[2,2]T(1,0)}'\n"
+              "  shardbridge equal @examples/op_sharding.pb @examples/op_sharding.pbtxt\n");
   cmd->add_flag("--json", args->json,
                 "Print {\"equal\": BOOL, \"a\": ..., \"b\": ...} (docs/json.md)");
   cmd->add_option("A", args->a, "First sharding (text, pbtxt, `-` or @FILE)")->required();

@@ -246,7 +246,12 @@ void registerImportCommand(CLI::App& app, Runner& run) {
       "#sdy.sharding_per_value<[...]> line. Device orders upstream aborts on are\n"
       "imported onto a mesh with device_ids (docs/import.md). With --mesh-per-group,\n"
       "one `sdy.mesh @mesh`, `@mesh_1`, ... line per group first, and each sharding\n"
-      "line refers to the mesh of its group.");
+      "line refers to the mesh of its group. What the import drops (a MANUAL\n"
+      "subgroup, shard_as / shard_like, {unknown}) is said in a warning on stderr.\n"
+      "\n"
+      "Examples:\n"
+      "  shardbridge import --mesh '<[\"x\"=4, \"y\"=2]>' '{devices=[2,4]<=[8]}'\n"
+      "  shardbridge import '{devices=[4,2]0,1,2,3,6,7,4,5}' '{maximal device=3}'\n");
   cmd->callback([&run, options] { run = [options] { return runImport(*options); }; });
 }
 

@@ -94,7 +94,11 @@ void registerListCommand(CLI::App& app, Runner& run) {
       "module (`@mesh`, or `@mesh_1`, ... when the module has another @mesh), a\n"
       "#sdy.sharding_per_value<[...]> on an op, as `convert --to sdy` writes it.\n"
       "A sharding that does not parse, verify or convert gives `error: MESSAGE`.\n"
-      "A file that does not parse is an error at FILE:LINE:COL (exit 1).");
+      "A file that does not parse is an error at FILE:LINE:COL (exit 1).\n"
+      "\n"
+      "Examples:\n"
+      "  shardbridge list examples/jax_module.hlo.txt | cut -s -f3\n"
+      "  shardbridge list --json --mesh '<[\"x\"=2, \"y\"=4]>' examples/jax_module.mlir\n");
   cmd->callback([&run, options] { run = [options] { return runList(*options); }; });
 }
 

@@ -98,7 +98,9 @@ int printHelp(CLI::App& app, const CLI::Error& e) {
   int rc = app.exit(e, out, err);
   std::string errors = err.str();
   std::fwrite(errors.data(), 1, errors.size(), stderr);
-  if (int written = shardbridge::tools::printOut(out.str())) return written;
+  if (int written = shardbridge::tools::printOut(shardbridge::tools::wrapHelp(out.str()))) {
+    return written;
+  }
   return rc;
 }
 
@@ -133,10 +135,20 @@ int main(int argc, char** argv) {
   if (argc >= 2 && argv[1][0] != '-') {
     std::string first = argv[1];
     if (first == "help") {
-      if (argc == 2) return shardbridge::tools::printOut(app.help());
-      CLI::App* sub = findSubcommand(app, argv[2]);
-      if (sub == nullptr) return unknownCommand(app, argv[2]);
-      return shardbridge::tools::printOut(sub->help());
+      if (argc == 2) return shardbridge::tools::printOut(shardbridge::tools::wrapHelp(app.help()));
+      if (findSubcommand(app, argv[2]) == nullptr) return unknownCommand(app, argv[2]);
+      // Exactly what `COMMAND --help` prints.
+      std::string help = "--help";
+      char* helpArgv[] = {argv[0], argv[2], help.data()};
+      try {
+        app.parse(3, helpArgv);
+      } catch (const CLI::CallForHelp& e) {
+        return printHelp(app, e);
+      } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+      }
+      return 2;
     }
     if (findSubcommand(app, first) == nullptr) return unknownCommand(app, first);
   }

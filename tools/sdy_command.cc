@@ -126,10 +126,11 @@ void registerSdyCommand(CLI::App& app, Runner& run) {
       "\n"
       "Examples:\n"
       "  shardbridge sdy --mesh '<[\"a\"=2, \"b\"=2]>' '#sdy.sharding<@mesh, [{\"a\"}, {}]>'\n"
-      "  shardbridge sdy --mesh 'm=<[\"x\"=4]>' --type 'tensor<8x8xf32>' "
-      "'#sdy.sharding<@m, [{\"x\"}, {}]>'\n"
+      "  shardbridge sdy --mesh 'm=<[\"x\"=4]>' --type 'tensor<8x8xf32>' \\\n"
+      "      '#sdy.sharding<@m, [{\"x\"}, {}]>'\n"
       "  shardbridge sdy --type 'tensor<8xf32>' --type 'tensor<4xf32>' \\\n"
-      "      '#sdy.sharding_per_value<[<mesh<[\"x\"=2]>, [{\"x\"}]>, <mesh<[\"x\"=2]>, [{}]>]>'\n");
+      "      '#sdy.sharding_per_value<[<mesh<[\"x\"=2]>, [{\"x\"}]>,\n"
+      "                                 <mesh<[\"x\"=2]>, [{}]>]>'\n");
   addMeshOption(cmd, options->meshes);
   cmd->add_option("--type", options->types,
                   "The MLIR type of the value a sharding is attached to, e.g.\n"

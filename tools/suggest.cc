@@ -40,4 +40,55 @@ std::string closestName(std::string_view typed, const std::vector<std::string>& 
   return best;
 }
 
+std::string wrapHelp(std::string_view text, size_t width) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    std::string_view line = text.substr(start, end == std::string_view::npos ? end : end - start);
+    start = end == std::string_view::npos ? text.size() : end + 1;
+    const bool hadNewline = end != std::string_view::npos;
+    if (line.size() <= width) {
+      out.append(line);
+      if (hadNewline) out += '\n';
+      continue;
+    }
+    // The hanging indent: an option line ("  --name TEXT   description")
+    // continues under the description, any other under its first character.
+    size_t lead = line.find_first_not_of(' ');
+    size_t indent = lead;
+    if (lead == 2) {  // CLI11 indents option and positional lines by two
+      size_t gap = line.find("  ", lead);
+      if (gap != std::string_view::npos) {
+        size_t desc = line.find_first_not_of(' ', gap);
+        if (desc != std::string_view::npos && desc < width / 2) indent = desc;
+      }
+    }
+    if (indent == std::string_view::npos || indent >= width / 2) indent = 0;
+    std::string buffer;
+    while (line.size() > width) {
+      size_t cut = line.rfind(' ', width);
+      if (cut == std::string_view::npos || cut <= indent) {
+        cut = line.find(' ', width);
+        if (cut == std::string_view::npos) break;
+      }
+      std::string_view head = line.substr(0, cut);
+      while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
+      out.append(head);
+      out += '\n';
+      size_t next = line.find_first_not_of(' ', cut);
+      if (next == std::string_view::npos) {
+        line = {};
+        break;
+      }
+      std::string rest = std::string(indent, ' ') + std::string(line.substr(next));
+      buffer = std::move(rest);
+      line = buffer;
+    }
+    out.append(line);
+    if (hadNewline) out += '\n';
+  }
+  return out;
+}
+
 }  // namespace shardbridge::tools

@@ -14,4 +14,9 @@ namespace shardbridge::tools {
 //   closestName("hol", {"hlo", "sdy"}) -> "hlo"
 std::string closestName(std::string_view typed, const std::vector<std::string>& candidates);
 
+// Help text with every line longer than `width` broken at spaces: an option
+// line's continuation lines start under its description, any other line's
+// under its own first character. A word longer than the width stays whole.
+std::string wrapHelp(std::string_view text, size_t width = 80);
+
 }  // namespace shardbridge::tools

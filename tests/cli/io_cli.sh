@@ -293,6 +293,16 @@ expect_err "mistyped convert option" 2 "did you mean '--output'?" -- convert --t
 expect_err "help of an unknown command" 2 "unknown command 'nope'" -- help nope
 "$bin" help convert >"$tmp/help" 2>&1 || fail "help convert: exit $?"
 grep -qF -- "--max-input-bytes" "$tmp/help" || fail "help convert: no --max-input-bytes"
+"$bin" help hlo >"$tmp/help_hlo" 2>&1
+"$bin" hlo --help >"$tmp/hlo_help" 2>&1
+cmp -s "$tmp/help_hlo" "$tmp/hlo_help" || fail "help hlo differs from hlo --help"
+# Every command's --help has an example and wraps at 80 columns.
+for c in sdy hlo equal export import convert list explain show; do
+  "$bin" "$c" --help >"$tmp/help" 2>&1 || fail "$c --help: exit $?"
+  grep -q '^Examples\?:' "$tmp/help" || fail "$c --help: no example"
+  long=$(awk 'length($0) > 80' "$tmp/help")
+  [[ -z "$long" ]] || fail "$c --help: lines over 80 columns: $long"
+done
 expect_err "--rank absurd" 2 "--rank" -- import --rank 1000000000 '{replicated}'
 expect_err "--rank negative" 2 "--rank" -- import --rank -1 '{replicated}'
 expect_err "--width absurd" 2 "--width" -- show --width 1000000000 '{replicated}'
