@@ -5,8 +5,8 @@
 namespace shardbridge::tools {
 namespace {
 
-void leafLosses(const hlo::HloSharding& leaf, bool meshHasAxes, const std::string& prefix,
-                std::vector<std::string>& out) {
+void leafLosses(const hlo::HloSharding& leaf, bool meshHasAxes, bool manualShown,
+                const std::string& prefix, std::vector<std::string>& out) {
   if (leaf.isUnknown()) {
     out.push_back(prefix + "{unknown} is imported as replicated: sdy has no unknown sharding");
   } else if (leaf.isManual()) {
@@ -18,7 +18,7 @@ void leafLosses(const hlo::HloSharding& leaf, bool meshHasAxes, const std::strin
                   "{unreduced} is imported as replicated: the mesh has no axis to name the "
                   "unreduced state by (give --mesh)");
   }
-  if (leaf.isManualSubgroup()) {
+  if (leaf.isManualSubgroup() && !manualShown) {
     out.push_back(prefix +
                   "the MANUAL subgroup is dropped: sdy gives manual axes to the enclosing "
                   "sdy.manual_computation");
@@ -32,15 +32,16 @@ void leafLosses(const hlo::HloSharding& leaf, bool meshHasAxes, const std::strin
 
 }  // namespace
 
-std::vector<std::string> importLosses(const hlo::HloSharding& sharding, bool meshHasAxes) {
+std::vector<std::string> importLosses(const hlo::HloSharding& sharding, bool meshHasAxes,
+                                      bool manualShown) {
   std::vector<std::string> out;
   if (!sharding.isTuple()) {
-    leafLosses(sharding, meshHasAxes, "", out);
+    leafLosses(sharding, meshHasAxes, manualShown, "", out);
     return out;
   }
   const auto& elements = sharding.tupleElements();
   for (size_t i = 0; i < elements.size(); ++i) {
-    leafLosses(elements[i], meshHasAxes, "tuple element " + std::to_string(i) + ": ", out);
+    leafLosses(elements[i], meshHasAxes, manualShown, "tuple element " + std::to_string(i) + ": ", out);
   }
   return out;
 }

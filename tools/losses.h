@@ -17,8 +17,10 @@ namespace shardbridge::tools {
 // The losses of importing `sharding` (each tuple element prefixed "tuple
 // element N: "): a MANUAL subgroup, a shard group (shard_as / shard_like),
 // {unknown} and {manual} (both imported as replicated), and {unreduced}
-// when `meshHasAxes` is false (no axis to name it by).
-std::vector<std::string> importLosses(const hlo::HloSharding& sharding, bool meshHasAxes);
+// when `meshHasAxes` is false (no axis to name it by). With `manualShown`
+// (explain, which lists a MANUAL subgroup's axes), that subgroup is no loss.
+std::vector<std::string> importLosses(const hlo::HloSharding& sharding, bool meshHasAxes,
+                                      bool manualShown = false);
 
 // Refuses device ids an sdy mesh cannot hold: anything outside [0, 2^63)
 // (`{maximal device=-1}`, a V1 list with -1). kInvalid.

@@ -91,7 +91,7 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     // Said, not dropped in silence: what the named form leaves out.
     if (explained) {
       bool meshHasAxes = explained->mesh && !explained->mesh.axes().empty();
-      for (const std::string& warning : importLosses(read->sharding, meshHasAxes)) {
+      for (const std::string& warning : importLosses(read->sharding, meshHasAxes, /*manualShown=*/true)) {
         std::fprintf(stderr, "%s: warning: %s\n", text->name.c_str(), warning.c_str());
       }
     }

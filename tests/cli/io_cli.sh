@@ -280,8 +280,8 @@ expect_err "import: warning names the file" 0 "unknown.txt: warning: input 1 ({u
 "$bin" import --json '{unknown}' 2>/dev/null | grep -qF '"{unknown} is imported as replicated: sdy has no unknown sharding"' ||
   fail "import --json: warnings"
 "$bin" import --json '{replicated}' 2>/dev/null | grep -qF '"warnings": []' || fail "import --json: empty warnings"
-expect_err "explain: MANUAL subgroup" 0 "<input>: warning: the MANUAL subgroup is dropped" -- \
-  explain '{devices=[2,2]<=[4] last_tile_dims={manual}}'
+expect_err "explain: shard group" 0 "<input>: warning: shard_as 1 is dropped" -- \
+  explain '{devices=[2,2]<=[4] shard_as 1}'
 expect_err "import: device -1" 1 "<input>: error: device id -1 in {maximal device=-1} is outside [0, 2^63)" -- \
   import '{maximal device=-1}'
 expect "hlo keeps reading device -1" 0 "{maximal device=-1}" -- hlo '{maximal device=-1}'
