@@ -75,7 +75,8 @@ std::string joinInts(std::span<const int64_t> v) {
 
 class ShardingParser {
  public:
-  explicit ShardingParser(std::string_view text) : text_(text), lexer_(text) {}
+  ShardingParser(std::string_view text, size_t maxTupleLeaves)
+      : text_(text), maxTupleLeaves_(maxTupleLeaves), lexer_(text) {}
 
   Result<HloSharding> run() {
     advance();
@@ -137,6 +138,9 @@ class ShardingParser {
     std::vector<HloSharding> leaves;
     if (tok_.kind != Tok::kRBrace) {
       while (true) {
+        if (leaves.size() == maxTupleLeaves_) {
+          return error("a tuple has more than " + std::to_string(maxTupleLeaves_) + " elements");
+        }
         SB_ASSIGN_OR_RETURN(HloSharding leaf, parseSingleSharding(/*lbraceConsumed=*/false));
         leaves.push_back(std::move(leaf));
         const bool more = eatIf(Tok::kComma);
@@ -518,6 +522,7 @@ class ShardingParser {
   }
 
   std::string_view text_;
+  size_t maxTupleLeaves_;
   size_t base_ = 0;  // offset of lexer_'s input within text_
   Lexer lexer_;
   Token tok_;
@@ -532,7 +537,7 @@ Result<HloSharding> parseSharding(std::string_view text, const ShardingParseOpti
                          std::to_string(options.maxInputBytes),
                      0);
   }
-  return ShardingParser(text).run();
+  return ShardingParser(text, options.maxTupleLeaves).run();
 }
 
 std::string printSharding(const HloSharding& sharding, bool includeMetadata) {

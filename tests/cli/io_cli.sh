@@ -102,6 +102,15 @@ if [[ $sanitized -eq 0 ]]; then
   grep -qF "error:" "$tmp/stderr" || fail "list /dev/zero under ulimit -v: message"
 fi
 
+# Tuples are bounded: 65,536 elements parse, one more is a located error.
+python3 -c "print('{' + ','.join(['{replicated}'] * 65537) + '}')" >"$tmp/tuple.txt"
+expect_err "a tuple of 65537 elements" 1 "tuple.txt:1:851970: error: a tuple has more than 65536 elements" -- \
+  hlo "@$tmp/tuple.txt"
+python3 -c "print('{' + ','.join(['{replicated}'] * 65536) + '}')" >"$tmp/tuple.txt"
+rc=0
+"$bin" hlo "@$tmp/tuple.txt" >/dev/null 2>&1 || rc=$?
+[[ $rc -eq 0 ]] || fail "a tuple of 65536 elements: exit $rc"
+
 # --mesh @FILE reads the mesh like any input: 100,000 device ids.
 python3 - "$tmp/mesh.txt" <<'EOF'
 import sys
