@@ -151,23 +151,34 @@ Result<std::string> readAllFrom(int fd, std::string_view name, size_t limit) {
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     // A regular file's size is known: refuse it before reading a byte.
     if (static_cast<uint64_t>(st.st_size) > limit) return tooLarge(name, limit);
-    data.reserve(static_cast<size_t>(st.st_size) + 1);
+    data.reserve(static_cast<size_t>(st.st_size));
   }
-  // Read up to limit + 1 bytes: one more than allowed tells "too large".
-  const size_t cap = limit == SIZE_MAX ? limit : limit + 1;
+  // Read at most `limit` bytes into the string, then probe for one more
+  // into a byte of its own: the string never grows past the limit (growing
+  // it by one byte would double its capacity).
   size_t used = 0;
-  while (used < cap) {
+  auto readSome = [&](char* into, size_t n) -> Result<size_t> {
+    while (true) {
+      ssize_t got = ::read(fd, into, n);
+      if (got >= 0) return static_cast<size_t>(got);
+      if (errno != EINTR) return ioError("read", name, errno);
+    }
+  };
+  while (used < limit) {
     if (data.size() == used) {
-      size_t grow = std::max<size_t>(std::max<size_t>(data.capacity(), 65536), used + 65536);
-      data.resize(std::min(grow, cap));
+      // Doubling from 64 KiB, capped at the limit: a power-of-two limit is
+      // reached exactly.
+      size_t grow = std::max<size_t>({data.capacity(), size_t{65536}, used * 2});
+      data.resize(std::min(grow, limit));
     }
-    ssize_t n = ::read(fd, data.data() + used, data.size() - used);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ioError("read", name, errno);
-    }
+    SB_ASSIGN_OR_RETURN(size_t n, readSome(data.data() + used, data.size() - used));
     if (n == 0) break;
-    used += static_cast<size_t>(n);
+    used += n;
+  }
+  if (used == limit) {
+    char probe;
+    SB_ASSIGN_OR_RETURN(size_t n, readSome(&probe, 1));
+    if (n > 0) ++used;
   }
   if (used > limit) return tooLarge(name, limit);
   data.resize(used);
