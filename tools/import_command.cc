@@ -222,7 +222,7 @@ void registerImportCommand(CLI::App& app, Runner& run) {
       "import", "Import HloShardings as sdy shardings, onto --mesh or an inferred mesh");
   cmd->add_option("--mesh", options->meshes,
                   "The mesh to import onto: NAME=<[...]>, <[...]>, #sdy.mesh<...> or "
-                  "`sdy.mesh @NAME = <...>` (default: infer one from all inputs)");
+                  "`sdy.mesh @NAME = <...>`, or @FILE holding one (default: infer one from all inputs)");
   cmd->add_flag("--open-dims", options->openDims, "Make every dimension open (`?`)");
   cmd->add_flag("--mesh-per-group", options->meshPerGroup,
                 "Without --mesh: when no single mesh serves every input, infer one mesh per "

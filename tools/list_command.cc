@@ -67,7 +67,7 @@ void registerListCommand(CLI::App& app, Runner& run) {
   addMaxInputBytesOption(cmd);
   cmd->add_option("--mesh", options->meshes,
                   "Import onto this mesh instead of the inferred one: NAME=<[...]>, <[...]>,\n"
-                  "#sdy.mesh<...> or `sdy.mesh @NAME = <...>`")
+                  "#sdy.mesh<...> or `sdy.mesh @NAME = <...>`, or @FILE holding one")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);

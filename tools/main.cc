@@ -28,9 +28,11 @@ using shardbridge::tools::closestName;
 // invalid UTF-8 data") become shardbridge diagnostics, escaped.
 void protobufLog(google::protobuf::LogLevel level, const char* /*file*/, int /*line*/,
                  const std::string& message) {
+  std::string_view trimmed = message;
+  while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n')) trimmed.remove_suffix(1);
   std::string text = std::string("shardbridge: ") +
                      (level >= google::protobuf::LOGLEVEL_ERROR ? "error" : "warning") +
-                     ": protobuf: " + shardbridge::escapeBytes(message) + "\n";
+                     ": protobuf: " + shardbridge::escapeBytes(trimmed) + "\n";
   std::fwrite(text.data(), 1, text.size(), stderr);
 }
 

@@ -159,6 +159,12 @@ expect_err "metadata not UTF-8, pbtxt" 1 "metadata op_name is not valid UTF-8 (b
 expect_err "metadata not UTF-8, explain" 1 "op_name is not valid UTF-8" -- \
   explain '{replicated metadata={op_name="a\377"}}'
 
+# libprotobuf's own log lines come as shardbridge diagnostics, never raw.
+printf '\x3a\x03\x12\x01\xff' >"$tmp/bad_utf8.pb"
+expect_err "pb with a non-UTF-8 op_name" 1 "shardbridge: error: protobuf: String field 'xla.OpMetadata.op_name' contains invalid UTF-8 data" -- \
+  hlo "@$tmp/bad_utf8.pb"
+grep -qF '[libprotobuf' "$tmp/stderr" && fail "a raw libprotobuf line reached stderr"
+
 # --- output --------------------------------------------------------------
 # Done when: a full disk is an error and exit 1, in every command.
 for args in "convert --to hlo $module" "hlo {replicated}" "sdy <[\"x\"=2]>" "list $src/examples/jax_module.hlo.txt" \
