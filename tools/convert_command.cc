@@ -8,17 +8,9 @@
 // the whole conversion succeeded) and exits 0; warnings (ops left in sdy
 // form) go to stderr. An input error is rendered as FILE:LINE:COL on
 // stderr with exit code 1; a usage error exits 2.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <algorithm>
 #include <iostream>
-#include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli_util.h"
@@ -28,6 +20,7 @@
 #include "shardbridge/base/json_writer.h"
 #include "shardbridge/module/convert_module.h"
 #include "shardbridge/module/pipeline.h"
+#include "shardbridge/module/mlir_input.h"
 
 namespace shardbridge::tools {
 namespace {
@@ -71,76 +64,6 @@ Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& opt
   for (module::PassSpec& spec : specs)
     for (const auto& f : flags) spec.options.push_back(f);
   return specs;
-}
-
-// Reads a whole file (or stdin for fd 0) into one string sized up front, so
-// that a large module is held once (a stringstream would hold it twice).
-Result<std::string> readAll(const std::string& path) {
-  int fd = path == "-" ? 0 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return makeError(ErrorCode::kIo, "cannot open '" + path + "': " + std::strerror(errno));
-  std::string data;
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
-  size_t used = 0;
-  while (true) {
-    if (data.size() - used < 65536) data.resize(std::max<size_t>(data.capacity(), used + 65536));
-    ssize_t n = ::read(fd, data.data() + used, data.size() - used);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string why = std::strerror(errno);
-      if (fd != 0) ::close(fd);
-      return makeError(ErrorCode::kIo, "cannot read '" + path + "': " + why);
-    }
-    if (n == 0) break;
-    used += static_cast<size_t>(n);
-  }
-  if (fd != 0) ::close(fd);
-  data.resize(used);
-  return data;
-}
-
-// Writes `data` to `path` through a temporary file in the same directory
-// renamed over it, so that `path` is either untouched or complete.
-Status writeFileAtomically(const std::string& path, std::string_view data) {
-  std::string dir = ".";
-  std::string base = path;
-  if (size_t slash = path.rfind('/'); slash != std::string::npos) {
-    dir = slash == 0 ? "/" : path.substr(0, slash);
-    base = path.substr(slash + 1);
-  }
-  std::string tmpl = dir + "/." + base + ".XXXXXX";
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0) return makeError(ErrorCode::kIo, "cannot create a temporary file in '" + dir + "': " + std::strerror(errno));
-  // mkstemp creates the file 0600; give it the mode a plain create would
-  // (or the mode of the file it replaces).
-  struct stat st;
-  mode_t mode;
-  if (::stat(path.c_str(), &st) == 0) {
-    mode = st.st_mode & 07777;
-  } else {
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
-  }
-  ::fchmod(fd, mode);
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      return makeError(ErrorCode::kIo, "cannot write '" + tmpl + "': " + why);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    ::unlink(tmpl.c_str());
-    return makeError(ErrorCode::kIo, "cannot write '" + path + "': " + why);
-  }
-  return okStatus();
 }
 
 // The --json document: the converted module (null when written to -o) and
@@ -190,15 +113,9 @@ std::string passList() {
 
 int runConvert(const ConvertOptions& options) {
   setJsonOutput(options.json);
-  if (std::find(options.passes.begin(), options.passes.end(), "help") != options.passes.end()) {
-    writeStdout(passList());
-    return 0;
-  }
-  InputText input;
-  auto text = readAll(options.input);
-  if (!text) return reportError(text.error(), "", "shardbridge");
-  input = {std::move(*text), options.input == "-" ? "<stdin>" : options.input};
-
+  if (std::find(options.passes.begin(), options.passes.end(), "help") != options.passes.end())
+    return printOut(passList());
+  // Usage errors before any input is read.
   if (options.to.empty() == options.passes.empty())
     return usageError("convert", "give either --to hlo|sdy or one or more --pass NAME");
   if (options.v3 && options.to == "sdy") return usageError("convert", "--v3 applies to --to hlo only");
@@ -211,6 +128,11 @@ int runConvert(const ConvertOptions& options) {
       return usageError("convert", specs.error().message);
     return reportError(specs.error(), "", "shardbridge");
   }
+  std::optional<InputText> read = readArg(options.input, InputKind::kModule, false, /*isPath=*/true);
+  if (!read) return 1;
+  const InputText& input = *read;
+  if (Status mlir = module::checkMlirModule(input.text); !mlir) return reportError(mlir.error(), input);
+
   Result<module::ConvertedModule> result = module::runPasses(input.text, *specs);
   if (!result) return reportError(result.error(), input);
 
@@ -219,15 +141,10 @@ int runConvert(const ConvertOptions& options) {
     std::cerr << input.name << ":" << at.line << ":" << at.column << ": warning: " << w.message << "\n";
   }
   if (!options.output.empty()) {
-    if (Status ok = writeFileAtomically(options.output, result->text); !ok)
-      return reportError(ok.error(), "", "shardbridge");
+    if (int rc = writeOutputPath(options.output, result->text)) return rc;
   }
-  if (options.json) {
-    writeStdout(convertJson(options, input, *result));
-  } else if (options.output.empty()) {
-    writeStdout(result->text);
-  }
-  return 0;
+  if (options.json) return printOut(convertJson(options, input, *result));
+  return options.output.empty() ? printOut(result->text) : 0;
 }
 
 }  // namespace
@@ -252,7 +169,8 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
     cmd->add_flag_callback(std::string("--") + name, [options, name] { options->optionFlags.push_back(name); },
                            "Set the pipeline option of this name");
   cmd->add_option("-o,--output", options->output,
-                  "Write the module to FILE (only when the whole conversion succeeded)");
+                  "Write the module to FILE (only when the whole conversion succeeded;\n"
+                  "symlinks are followed, FIFOs and devices written in place, `-` is stdout)");
   cmd->add_flag("--v3", options->v3,
                 "With --to hlo: write V3 NamedSharding strings (alias of --enable-hlo-sharding-v3)");
   cmd->add_flag("--upstream-device-order", options->upstreamOrder,
@@ -262,6 +180,7 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
                 "Print {\"to\", \"source\", \"output\", \"warnings\", \"module\"} as JSON: the\n"
                 "converted module as a string (null with -o) and the warnings (docs/json.md)");
   cmd->add_option("FILE", options->input, "The MLIR module (`-` or absent: stdin)");
+  addMaxInputBytesOption(cmd);
   cmd->footer(
       "The output is the input with the sharding attributes and ops rewritten; every\n"
       "other byte is copied. With --to hlo, an sdy.manual_computation stays in sdy form\n"

@@ -24,8 +24,7 @@ int runExplain(const ExplainOptions& options) {
   sdy::Context ctx;
   view::Explanation e;
   if (int rc = loadExplanation(ctx, options.input, "explain", e)) return rc;
-  writeStdout(options.json ? view::explanationJson(e) : view::formatExplanation(e));
-  return 0;
+  return printOut(options.json ? view::explanationJson(e) : view::formatExplanation(e));
 }
 
 }  // namespace
@@ -40,6 +39,7 @@ void registerExplainCommand(CLI::App& app, Runner& run) {
                   "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32): adds each device's\n"
                   "tile offsets and local shape");
   cmd->add_flag("--json", options->json, "Print JSON (schema in docs/json.md)");
+  addMaxInputBytesOption(cmd);
   cmd->add_option("SHARDING", options->input.sharding,
                   "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...>\n"
                   "(with --mesh); `-` for stdin, @FILE for a file")

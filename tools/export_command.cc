@@ -50,8 +50,8 @@ int runExport(const ExportCliOptions& options) {
   if (int failed = parseMeshOptions(ctx, options.meshes, kCommand, meshes)) return failed;
   sdy::MeshLookup lookup = makeMeshLookup(meshes);
 
-  auto input = readInput(options.text);
-  if (!input) return reportError(input.error(), options.text, "<input>");
+  std::optional<InputText> input = readArg(options.text, InputKind::kSharding);
+  if (!input) return 1;
   sdy::SourceMap locations;
   auto attr = sdy::parseAttribute(ctx, input->text, &locations);
   if (!attr) return reportError(attr.error(), *input);
@@ -88,10 +88,7 @@ int runExport(const ExportCliOptions& options) {
   }
 
   std::string hloText = hlo::printSharding(*result, /*includeMetadata=*/true);
-  if (!options.json) {
-    writeStdout(hloText + "\n");
-    return 0;
-  }
+  if (!options.json) return printOut(hloText + "\n");
   JsonWriter w;
   w.beginObject();
   w.key("input").value(sdy::printAttribute(*attr));
@@ -99,8 +96,7 @@ int runExport(const ExportCliOptions& options) {
   w.key("sharding");
   writeHloShardingJson(w, *result);
   w.endObject();
-  writeStdout(w.finish());
-  return 0;
+  return printOut(w.finish());
 }
 
 }  // namespace
@@ -136,6 +132,7 @@ void registerExportCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--json", options->json,
                 "Print {\"input\", \"mhlo_sharding\", \"sharding\"} as JSON (docs/json.md)");
   cmd->add_option("SHARDING", options->text, "The sharding, `-` for stdin or @FILE")->required();
+  addMaxInputBytesOption(cmd);
   cmd->callback([&run, options] { run = [options] { return runExport(*options); }; });
 }
 

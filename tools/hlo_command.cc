@@ -164,8 +164,7 @@ int runHlo(const HloOptions& options) {
     out = printDevices(*sharding);
   }
   if (!out) return reportError(out.error(), "", "<input>");
-  writeStdout(*out);
-  return 0;
+  return printOut(*out);
 }
 
 struct EqualOptions {
@@ -184,10 +183,7 @@ int runEqual(const EqualOptions& options) {
   std::optional<HloSharding> second = readShardingArg(b, std::nullopt);
   if (!second) return 1;
   bool equal = *first == *second;
-  if (!options.json) {
-    writeStdout(equal ? "true\n" : "false\n");
-    return 0;
-  }
+  if (!options.json) return printOut(equal ? "true\n" : "false\n");
   JsonWriter w;
   w.beginObject().key("equal").value(equal);
   w.key("a");
@@ -195,14 +191,14 @@ int runEqual(const EqualOptions& options) {
   w.key("b");
   writeHloShardingJson(w, *second);
   w.endObject();
-  writeStdout(w.finish());
-  return 0;
+  return printOut(w.finish());
 }
 
 constexpr const char* kInputHelp =
     "INPUT is the sharding itself, `-` to read it from stdin, or @FILE (binary\n"
-    "protos come this way). Without --from its format is detected: after blanks\n"
-    "and comments (// ..., /* ... */, # ...), `{` starts HLO sharding text\n"
+    "protos come this way). Without --from its format is detected, skipping\n"
+    "blanks and comments (// and /* */, which HLO text allows; #, which text\n"
+    "format allows): `{` starts HLO sharding text\n"
     "(`{` then `\"` starts JSON); anything else is a text-format OpSharding;\n"
     "bytes that are not UTF-8 text, or text that fails to parse as text format\n"
     "but parses as a binary OpSharding, are read as binary (pb).\n";
@@ -243,8 +239,10 @@ void registerHloCommand(CLI::App& app, Runner& run) {
                                       "Validate against this HLO shape, e.g. f32[4,6] or "
                                       "(f32[4], s32[])");
   cmd->add_option("--num-devices", options->numDevices,
-                  "Device count for --shape validation")
-      ->needs(shapeOption);
+                  "Device count for --shape validation (1 to 2^31)")
+      ->needs(shapeOption)
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 31));
+  addMaxInputBytesOption(cmd);
   cmd->add_option("INPUT", options->input, "The sharding, `-` for stdin or @FILE")->required();
   cmd->callback([&run, options, cmd] {
     options->hasShape = cmd->count("--shape") > 0;
@@ -259,11 +257,16 @@ void registerEqualCommand(CLI::App& app, Runner& run) {
   cmd->footer(std::string("Prints `true` or `false` (exit 0 either way): XLA's HloSharding\n"
                           "operator==, which ignores metadata and treats an iota as equal to\n"
                           "the explicit device array it stands for.\n\n") +
-              "A and B each follow the INPUT rules of `shardbridge hlo`:\n" + kInputHelp);
+              "A and B each follow the INPUT rules of `shardbridge hlo`:\n" + kInputHelp +
+              "\n"
+              "Examples:\n"
+              "  shardbridge equal '{devices=[2,2]0,2,1,3}' '{devices=[2,2]<=[2,2]T(1,0)}'\n"
+              "  shardbridge equal @examples/op_sharding.pb @examples/op_sharding.pbtxt\n");
   cmd->add_flag("--json", args->json,
                 "Print {\"equal\": BOOL, \"a\": ..., \"b\": ...} (docs/json.md)");
   cmd->add_option("A", args->a, "First sharding (text, pbtxt, `-` or @FILE)")->required();
   cmd->add_option("B", args->b, "Second sharding (text, pbtxt, `-` or @FILE)")->required();
+  addMaxInputBytesOption(cmd);
   cmd->callback([&run, args] { run = [args] { return runEqual(*args); }; });
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "losses.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
 #include "shardbridge/convert/json_forms.h"
@@ -29,6 +30,10 @@ using convert::writeTensorShardingJson;
 // are imported onto a mesh with device_ids, or onto --mesh's device order.
 constexpr convert::AnyOrderOptions kAnyOrder{true};
 
+// --rank beyond this is a usage error, not an allocation of that many
+// dimension shardings. The bound is the MLIR nesting limit (README "Limits").
+constexpr int64_t kMaxRank = 4096;
+
 struct ImportOptions {
   std::vector<std::string> meshes;  // at most one
   bool openDims = false;
@@ -44,6 +49,7 @@ struct Imported {
   std::string text;
   std::vector<sdy::TensorShardingAttr> shardings;
   bool perValue = false;
+  std::vector<std::string> warnings;  // what the import lost (losses.h)
 };
 
 // The --json document: the meshes printed, then one entry per input.
@@ -76,6 +82,9 @@ std::string importJson(const std::vector<sdy::MeshSymbol>& symbols,
       w.key("sharding");
       writeTensorShardingJson(w, results[i].shardings[0]);
     }
+    w.key("warnings").beginArray();
+    for (const std::string& warning : results[i].warnings) w.value(warning);
+    w.endArray();
     w.endObject();
   }
   w.endArray();
@@ -97,6 +106,9 @@ int runImport(const ImportOptions& options) {
   for (const std::string& arg : options.inputs) {
     std::optional<hlo::HloSharding> s = readShardingArg(arg, std::nullopt);
     if (!s) return 1;
+    if (Status devices = checkImportableDevices(*s); !devices) {
+      return reportError(devices.error(), "", inputName(arg));
+    }
     shardings.push_back(std::move(*s));
   }
 
@@ -166,7 +178,7 @@ int runImport(const ImportOptions& options) {
       if (imported) {
         std::span<const sdy::TensorShardingAttr> leaves = imported->shardings();
         results.push_back(Imported{sdy::printTensorShardingPerValue(*imported),
-                                   {leaves.begin(), leaves.end()}, true});
+                                   {leaves.begin(), leaves.end()}, true, {}});
         continue;
       }
       error = imported.error();
@@ -175,7 +187,7 @@ int runImport(const ImportOptions& options) {
                                                     options.rank.value_or(convert::ownRank(s)),
                                                     options.openDims, kAnyOrder);
       if (imported) {
-        results.push_back(Imported{sdy::printTensorSharding(*imported), {*imported}, false});
+        results.push_back(Imported{sdy::printTensorSharding(*imported), {*imported}, false, {}});
         continue;
       }
       error = imported.error();
@@ -184,16 +196,22 @@ int runImport(const ImportOptions& options) {
     error.offset = Error::kNoOffset;
     return reportError(error, "", "<input>");
   }
+  // Said, not dropped in silence: what each import lost.
+  for (size_t i = 0; i < results.size(); ++i) {
+    results[i].warnings = importLosses(shardings[i], meshOf[i] && !meshOf[i].axes().empty());
+    for (const std::string& warning : results[i].warnings) {
+      std::fprintf(stderr, "%s: warning: input %zu (%s): %s\n", inputName(options.inputs[i]).c_str(),
+                   i + 1, escapeBytes(shardings[i].toString()).c_str(), warning.c_str());
+    }
+  }
   // Written only when every input imported.
   if (options.json) {
-    writeStdout(importJson(symbols, shardings, results));
-    return 0;
+    return printOut(importJson(symbols, shardings, results));
   }
   std::string out;
   for (const sdy::MeshSymbol& symbol : symbols) out += sdy::printMeshSymbol(symbol) + "\n";
   for (const Imported& result : results) out += result.text + "\n";
-  writeStdout(out);
-  return 0;
+  return printOut(out);
 }
 
 }  // namespace
@@ -204,7 +222,7 @@ void registerImportCommand(CLI::App& app, Runner& run) {
       "import", "Import HloShardings as sdy shardings, onto --mesh or an inferred mesh");
   cmd->add_option("--mesh", options->meshes,
                   "The mesh to import onto: NAME=<[...]>, <[...]>, #sdy.mesh<...> or "
-                  "`sdy.mesh @NAME = <...>` (default: infer one from all inputs)");
+                  "`sdy.mesh @NAME = <...>`, or @FILE holding one (default: infer one from all inputs)");
   cmd->add_flag("--open-dims", options->openDims, "Make every dimension open (`?`)");
   cmd->add_flag("--mesh-per-group", options->meshPerGroup,
                 "Without --mesh: when no single mesh serves every input, infer one mesh per "
@@ -215,7 +233,8 @@ void registerImportCommand(CLI::App& app, Runner& run) {
   auto* rank = cmd->add_option_function<int64_t>(
       "--rank", [options](int64_t r) { options->rank = r; },
       "Tensor rank of every input (default: a tiled input's data rank, else 0)");
-  rank->check(CLI::NonNegativeNumber);
+  rank->check(CLI::Range(int64_t{0}, kMaxRank));
+  addMaxInputBytesOption(cmd);
   cmd->add_option("HLO", options->inputs,
                   "HloShardings: HLO text, text/binary/JSON OpSharding, `-` or @FILE")
       ->required();
@@ -227,7 +246,12 @@ void registerImportCommand(CLI::App& app, Runner& run) {
       "#sdy.sharding_per_value<[...]> line. Device orders upstream aborts on are\n"
       "imported onto a mesh with device_ids (docs/import.md). With --mesh-per-group,\n"
       "one `sdy.mesh @mesh`, `@mesh_1`, ... line per group first, and each sharding\n"
-      "line refers to the mesh of its group.");
+      "line refers to the mesh of its group. What the import drops (a MANUAL\n"
+      "subgroup, shard_as / shard_like, {unknown}) is said in a warning on stderr.\n"
+      "\n"
+      "Examples:\n"
+      "  shardbridge import --mesh '<[\"x\"=4, \"y\"=2]>' '{devices=[2,4]<=[8]}'\n"
+      "  shardbridge import '{devices=[4,2]0,1,2,3,6,7,4,5}' '{maximal device=3}'\n");
   cmd->callback([&run, options] { run = [options] { return runImport(*options); }; });
 }
 

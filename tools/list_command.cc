@@ -34,10 +34,11 @@ int runList(const ListOptions& options) {
   if (options.inlineText) {
     input = InputText{options.file, "<input>"};
   } else {
+    // FILE is a path; `@path` is accepted too, as every command's INPUT.
     std::string arg = options.file;
-    if (arg != "-" && (arg.empty() || arg[0] != '@')) arg = "@" + arg;
-    auto read = readInput(arg);
-    if (!read) return reportError(read.error(), "", options.file);
+    bool isPath = arg.empty() || arg[0] != '@';
+    auto read = readArg(arg, InputKind::kModule, /*allowEmpty=*/false, isPath);
+    if (!read) return 1;
     input = std::move(*read);
   }
 
@@ -49,9 +50,8 @@ int runList(const ListOptions& options) {
   }
   auto listing = dump::listShardings(ctx, input.text, listOptions);
   if (!listing) return reportError(listing.error(), input);
-  writeStdout(options.json ? dump::printListingJson(*listing, input.name)
-                           : dump::printListingText(*listing));
-  return 0;
+  return printOut(options.json ? dump::printListingJson(*listing, input.name)
+                                : dump::printListingText(*listing));
 }
 
 }  // namespace
@@ -64,9 +64,10 @@ void registerListCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--json", options->json, "Write one JSON document instead of text lines");
   cmd->add_flag("--metadata", options->metadata, "Include metadata in the HLO strings");
   cmd->add_flag("--inline", options->inlineText, "FILE is the file's text itself, not a path");
+  addMaxInputBytesOption(cmd);
   cmd->add_option("--mesh", options->meshes,
                   "Import onto this mesh instead of the inferred one: NAME=<[...]>, <[...]>,\n"
-                  "#sdy.mesh<...> or `sdy.mesh @NAME = <...>`")
+                  "#sdy.mesh<...> or `sdy.mesh @NAME = <...>`, or @FILE holding one")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
@@ -93,7 +94,11 @@ void registerListCommand(CLI::App& app, Runner& run) {
       "module (`@mesh`, or `@mesh_1`, ... when the module has another @mesh), a\n"
       "#sdy.sharding_per_value<[...]> on an op, as `convert --to sdy` writes it.\n"
       "A sharding that does not parse, verify or convert gives `error: MESSAGE`.\n"
-      "A file that does not parse is an error at FILE:LINE:COL (exit 1).");
+      "A file that does not parse is an error at FILE:LINE:COL (exit 1).\n"
+      "\n"
+      "Examples:\n"
+      "  shardbridge list examples/jax_module.hlo.txt | cut -s -f3\n"
+      "  shardbridge list --json --mesh '<[\"x\"=2, \"y\"=4]>' examples/jax_module.mlir\n");
   cmd->callback([&run, options] { run = [options] { return runList(*options); }; });
 }
 

@@ -29,7 +29,18 @@ int usageError(const std::string& command, const std::string& message) {
   return 2;
 }
 
-std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& value) {
+std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& option) {
+  // `--mesh @FILE` (or `-`) reads the mesh from a file, so that one with a
+  // million device_ids need not be a command-line argument.
+  std::string name = "--mesh";
+  std::string fromFile;
+  if (option == "-" || (!option.empty() && option[0] == '@')) {
+    std::optional<InputText> read = readArg(option, InputKind::kSharding);
+    if (!read) return std::nullopt;
+    fromFile = std::move(read->text);
+    name = read->name;
+  }
+  const std::string& value = fromFile.empty() ? option : fromFile;
   sdy::SourceMap locations;
   std::string_view body = value;
   size_t base = 0;
@@ -39,7 +50,7 @@ std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& v
   if (first != std::string::npos && value.compare(first, 8, "sdy.mesh") == 0) {
     auto symbol = sdy::parseMeshSymbol(ctx, value, &locations);
     if (!symbol) {
-      reportError(symbol.error(), value, "--mesh");
+      reportError(symbol.error(), value, name);
       return std::nullopt;
     }
     result = NamedMesh{symbol->name, true, symbol->mesh};
@@ -58,14 +69,14 @@ std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& v
     }
     auto mesh = sdy::parseMesh(ctx, body, &locations);
     if (!mesh) {
-      reportError(mesh.error().shifted(base), value, "--mesh");
+      reportError(mesh.error().shifted(base), value, name);
       return std::nullopt;
     }
     result.mesh = *mesh;
   }
   Status verified = sdy::verifyMesh(result.mesh, &locations);
   if (!verified) {
-    reportError(verified.error().shifted(base), value, "--mesh");
+    reportError(verified.error().shifted(base), value, name);
     return std::nullopt;
   }
   return result;
@@ -101,8 +112,8 @@ CLI::Option* addMeshOption(CLI::App* cmd, std::vector<std::string>& values) {
       ->add_option("--mesh", values,
                    "A mesh the sharding may name: NAME=<[...]>, NAME=#sdy.mesh<...>,\n"
                    "a bare <[...]> or #sdy.mesh<...> (named `mesh`), or a whole\n"
-                   "`sdy.mesh @NAME = <...>` line. Repeatable. A single unnamed --mesh\n"
-                   "serves any mesh name.")
+                   "`sdy.mesh @NAME = <...>` line; @FILE reads one from a file.\n"
+                   "Repeatable. A single unnamed --mesh serves any mesh name.")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);

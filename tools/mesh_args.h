@@ -24,10 +24,11 @@ struct NamedMesh {
 };
 
 // Parses and verifies one --mesh value: `NAME=<[...]>`, `NAME=#sdy.mesh<...>`,
-// `<[...]>`, `#sdy.mesh<...>` or `sdy.mesh @NAME = <...>`. On an error,
+// `<[...]>`, `#sdy.mesh<...>` or `sdy.mesh @NAME = <...>`; `@FILE` or `-`
+// reads any of these from a file or stdin (base/input.h). On an error,
 // renders it on stderr against the option's text under the name `--mesh`
-// and returns nullopt (an input error, exit 1).
-std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& value);
+// (or the file's name) and returns nullopt (an input error, exit 1).
+std::optional<NamedMesh> parseMeshOption(sdy::Context& ctx, const std::string& option);
 
 // Parses every --mesh value in order into `meshes`. Returns 0, or the
 // process exit code of the failure, already reported on stderr: 1 for a

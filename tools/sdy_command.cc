@@ -81,8 +81,8 @@ int runSdy(const SdyOptions& options) {
     types.push_back(std::move(*type));
   }
 
-  auto input = readInput(options.text);
-  if (!input) return reportError(input.error(), options.text, "<input>");
+  std::optional<InputText> input = readArg(options.text, InputKind::kSharding);
+  if (!input) return 1;
   sdy::SourceMap locations;
   auto attr = sdy::parseAttribute(ctx, input->text, &locations);
   if (!attr) return reportError(attr.error(), *input);
@@ -109,8 +109,7 @@ int runSdy(const SdyOptions& options) {
   }
   if (!verified) return reportError(verified.error(), *input);
 
-  writeStdout(options.json ? sdyJson(*attr) : sdy::printAttribute(*attr) + "\n");
-  return 0;
+  return printOut(options.json ? sdyJson(*attr) : sdy::printAttribute(*attr) + "\n");
 }
 
 }  // namespace
@@ -127,10 +126,11 @@ void registerSdyCommand(CLI::App& app, Runner& run) {
       "\n"
       "Examples:\n"
       "  shardbridge sdy --mesh '<[\"a\"=2, \"b\"=2]>' '#sdy.sharding<@mesh, [{\"a\"}, {}]>'\n"
-      "  shardbridge sdy --mesh 'm=<[\"x\"=4]>' --type 'tensor<8x8xf32>' "
-      "'#sdy.sharding<@m, [{\"x\"}, {}]>'\n"
+      "  shardbridge sdy --mesh 'm=<[\"x\"=4]>' --type 'tensor<8x8xf32>' \\\n"
+      "      '#sdy.sharding<@m, [{\"x\"}, {}]>'\n"
       "  shardbridge sdy --type 'tensor<8xf32>' --type 'tensor<4xf32>' \\\n"
-      "      '#sdy.sharding_per_value<[<mesh<[\"x\"=2]>, [{\"x\"}]>, <mesh<[\"x\"=2]>, [{}]>]>'\n");
+      "      '#sdy.sharding_per_value<[<mesh<[\"x\"=2]>, [{\"x\"}]>,\n"
+      "                                 <mesh<[\"x\"=2]>, [{}]>]>'\n");
   addMeshOption(cmd, options->meshes);
   cmd->add_option("--type", options->types,
                   "The MLIR type of the value a sharding is attached to, e.g.\n"
@@ -143,6 +143,7 @@ void registerSdyCommand(CLI::App& app, Runner& run) {
                 "Print a JSON document (the canonical text and the attribute's\n"
                 "structure; docs/json.md) instead of the text");
   cmd->add_option("TEXT", options->text, "The attribute, `-` for stdin or @FILE")->required();
+  addMaxInputBytesOption(cmd);
   cmd->callback([&run, options] { run = [options] { return runSdy(*options); }; });
 }
 

@@ -6,19 +6,45 @@
 
 namespace shardbridge::tools {
 
+Error textErrorFirst(const Error& error, std::string_view data) {
+  Status text = checkText(data);
+  if (text) return error;
+  size_t first = data.find_first_not_of(" \t\r\n");
+  if (first >= text.error().offset) return error;
+  char c = data[first];
+  bool textStart = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '{' || c == '#' ||
+                   c == '/' || c == '"';
+  return textStart ? text.error() : error;
+}
+
+Status checkMetadataUtf8(const hlo::HloSharding& sharding) {
+  for (const hlo::HloSharding* leaf : hlo::leavesOf(sharding)) {
+    for (const hlo::OpMetadata& md : leaf->metadata()) SB_TRY(hlo::checkOpMetadataUtf8(md));
+  }
+  return okStatus();
+}
+
 std::optional<hlo::HloSharding> readShardingArg(const std::string& arg,
                                                 std::optional<proto::ShardingFormat> format) {
-  auto input = readInput(arg);
-  if (!input) {
-    reportError(input.error(), arg, "<input>");
+  const bool binary = format == proto::ShardingFormat::kProtoBinary;
+  std::optional<InputText> input = readArg(arg, InputKind::kSharding, /*allowEmpty=*/binary);
+  if (!input) return std::nullopt;
+  proto::ProtoParseOptions options;
+  options.maxInputBytes = inputLimit(InputKind::kSharding);
+  auto read = proto::readSharding(input->text, format, options);
+  if (!read) {
+    Error error = format ? read.error() : textErrorFirst(read.error(), input->text);
+    // Byte offsets into binary data mean nothing on a terminal.
+    if (binary || (error.hasOffset() && error.offset > input->text.size())) {
+      error.offset = Error::kNoOffset;
+    }
+    reportError(error, *input);
     return std::nullopt;
   }
-  auto read = proto::readSharding(input->text, format);
-  if (!read) {
-    // Byte offsets into binary data mean nothing on a terminal.
-    Error error = read.error();
-    if (format == proto::ShardingFormat::kProtoBinary) error.offset = Error::kNoOffset;
-    reportError(error, *input);
+  // A proto's metadata strings are checked here (HLO text's in its parser,
+  // located), so that what is printed or serialized re-reads in XLA.
+  if (Status utf8 = checkMetadataUtf8(read->sharding); !utf8) {
+    reportError(utf8.error(), "", input->name);
     return std::nullopt;
   }
   return std::move(read->sharding);

@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,16 +41,6 @@ bool autoColor() {
   if (term == nullptr || std::strcmp(term, "dumb") == 0) return false;
   const char* noColor = std::getenv("NO_COLOR");
   return noColor == nullptr || noColor[0] == '\0';
-}
-
-int writeFile(const std::string& path, const std::string& contents) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (f) f.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-  if (f) f.close();
-  if (!f) {
-    return reportError(makeError(ErrorCode::kIo, "cannot write '" + path + "'"), "", "<output>");
-  }
-  return 0;
 }
 
 std::string axesLine(const view::Grid& grid) {
@@ -96,10 +85,10 @@ int runShow(const ShowOptions& options) {
                                   : "one element per tile (no --shape)";
   std::string title = e.hlo.toString() + " on " + shapeText;
   if (!options.svg.empty()) {
-    if (int rc = writeFile(options.svg, view::renderSvg(*grid, title))) return rc;
+    if (int rc = writeOutputPath(options.svg, view::renderSvg(*grid, title))) return rc;
   }
   if (!options.html.empty()) {
-    if (int rc = writeFile(options.html, view::renderHtml(*grid, title))) return rc;
+    if (int rc = writeOutputPath(options.html, view::renderHtml(*grid, title))) return rc;
   }
   if (options.json) {
     JsonWriter w;
@@ -111,8 +100,7 @@ int runShow(const ShowOptions& options) {
     w.key("num_devices").value(e.tiles->numDevices);
     view::writeGridJson(w, *grid);
     w.endObject();
-    writeStdout(w.finish());
-    return 0;
+    return printOut(w.finish());
   }
   view::TextOptions textOptions;
   textOptions.width = options.width;
@@ -120,8 +108,7 @@ int runShow(const ShowOptions& options) {
   std::string out = title + "\n" + axesLine(*grid) + "\n";
   if (e.tiles->numDevices == 0) out += "every device holds the whole tensor (give --mesh to list them)\n";
   out += view::renderText(*grid, textOptions);
-  writeStdout(out);
-  return 0;
+  return printOut(out);
 }
 
 }  // namespace
@@ -150,6 +137,7 @@ void registerShowCommand(CLI::App& app, Runner& run) {
   cmd->add_option("--svg", options->svg, "Also write the picture as an SVG file");
   cmd->add_option("--html", options->html, "Also write an HTML page with the SVG");
   cmd->add_flag("--json", options->json, "Print the grid as JSON instead (docs/json.md)");
+  addMaxInputBytesOption(cmd);
   cmd->add_option("SHARDING", options->input.sharding,
                   "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...>\n"
                   "(with --mesh); `-` for stdin, @FILE for a file")

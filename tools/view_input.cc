@@ -1,9 +1,12 @@
 #include "view_input.h"
 
+#include <cstdio>
 #include <variant>
 
 #include "cli_util.h"
+#include "losses.h"
 #include "mesh_args.h"
+#include "sharding_args.h"
 #include "shardbridge/proto/sharding_input.h"
 #include "shardbridge/sdy/text.h"
 #include "shardbridge/sdy/verifier.h"
@@ -38,8 +41,8 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     return usageError(command, "empty axis name in --manual-axes '" + input.manualAxes + "'");
   }
 
-  auto text = readInput(input.sharding);
-  if (!text) return reportError(text.error(), input.sharding, "<input>");
+  std::optional<InputText> text = readArg(input.sharding, InputKind::kSharding);
+  if (!text) return 1;
 
   Result<view::Explanation> explained = makeError(ErrorCode::kInternal, "nothing explained");
   if (looksLikeSdy(text->text)) {
@@ -69,17 +72,29 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
                         "--manual-axes applies to an sdy sharding; an HLO sharding's manual "
                         "axes are its MANUAL subgroup");
     }
-    auto read = proto::readSharding(text->text);
+    proto::ProtoParseOptions protoOptions;
+    protoOptions.maxInputBytes = inputLimit(InputKind::kSharding);
+    auto read = proto::readSharding(text->text, std::nullopt, protoOptions);
     if (!read) {
-      Error error = read.error();
-      if (read.error().code != ErrorCode::kParse || read.error().offset > text->text.size()) {
+      Error error = textErrorFirst(read.error(), text->text);
+      if (error.code != ErrorCode::kParse || error.offset > text->text.size()) {
         error.offset = Error::kNoOffset;
       }
       return reportError(error, *text);
     }
+    if (Status utf8 = checkMetadataUtf8(read->sharding); !utf8) {
+      return reportError(utf8.error(), "", text->name);
+    }
     sdy::MeshAttr mesh = meshes.empty() ? sdy::MeshAttr() : meshes[0].mesh;
     std::string name = meshes.empty() ? "mesh" : meshes[0].name;
     explained = view::explainHloSharding(ctx, read->sharding, mesh, name, shape);
+    // Said, not dropped in silence: what the named form leaves out.
+    if (explained) {
+      bool meshHasAxes = explained->mesh && !explained->mesh.axes().empty();
+      for (const std::string& warning : importLosses(read->sharding, meshHasAxes, /*manualShown=*/true)) {
+        std::fprintf(stderr, "%s: warning: %s\n", text->name.c_str(), warning.c_str());
+      }
+    }
   }
   if (!explained) {
     Error error = explained.error();

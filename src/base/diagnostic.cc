@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "shardbridge/base/input.h"
+
 namespace shardbridge {
 
 LineCol lineColAt(std::string_view text, size_t offset) {
@@ -21,16 +23,18 @@ LineCol lineColAt(std::string_view text, size_t offset) {
 std::string renderDiagnostic(const Error& error, std::string_view text,
                              std::string_view name) {
   std::string out(name);
+  // Messages may quote input bytes; they reach a terminal escaped.
+  const std::string message = escapeBytes(error.message);
   if (!error.hasOffset()) {
     out += ": error: ";
-    out += error.message;
+    out += message;
     out += '\n';
     return out;
   }
   size_t offset = std::min(error.offset, text.size());
   LineCol lc = lineColAt(text, offset);
   out += ':' + std::to_string(lc.line) + ':' + std::to_string(lc.column) +
-         ": error: " + error.message + '\n';
+         ": error: " + message + '\n';
 
   size_t lineStart = offset - (lc.column - 1);
   size_t lineEnd = text.find('\n', lineStart);
@@ -44,13 +48,25 @@ std::string renderDiagnostic(const Error& error, std::string_view text,
     from = offset > lineStart + kWindow ? offset - kWindow : lineStart;
     to = std::min(lineEnd, offset + kWindow);
   }
+  // Back up to the start of a UTF-8 sequence, so the window cuts none.
+  while (from > lineStart && (static_cast<unsigned char>(text[from]) & 0xc0) == 0x80) --from;
   std::string caret;
-  for (size_t i = from; i < to; ++i) {
+  for (size_t i = from; i < to;) {
     unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      // A valid UTF-8 character is shown as it is and takes one column;
+      // any other byte is a '?', so raw bytes never reach the terminal.
+      size_t n = validUtf8Length(text.substr(i, std::min<size_t>(4, text.size() - i)));
+      out += n ? text.substr(i, n) : std::string_view("?");
+      if (i < offset) caret += ' ';
+      i += n ? n : 1;
+      continue;
+    }
     char shown = (c == '\t' || c >= 0x20) && c != 0x7f ? text[i] : '?';
     if (c == '\r') shown = ' ';
     out += shown;
     if (i < offset) caret += (c == '\t') ? '\t' : ' ';
+    ++i;
   }
   out += '\n';
   out += caret;

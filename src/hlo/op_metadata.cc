@@ -1,6 +1,8 @@
 // OpMetadata printing, byte-identical to XLA's OpMetadataToString.
 #include "shardbridge/hlo/op_metadata.h"
 
+#include "shardbridge/base/input.h"
+
 namespace shardbridge::hlo {
 
 bool isValidProfileType(int64_t value) { return value >= 0 && value <= 3; }
@@ -82,6 +84,24 @@ std::string printOpMetadata(const OpMetadata& metadata) {
   std::string out;
   printOpMetadata(metadata, out);
   return out;
+}
+
+Status checkOpMetadataUtf8(const OpMetadata& metadata) {
+  const std::pair<const char*, const std::string*> fields[] = {
+      {"op_type", &metadata.opType},
+      {"op_name", &metadata.opName},
+      {"source_file", &metadata.sourceFile},
+      {"deduplicated_name", &metadata.deduplicatedName},
+      {"scheduling_name", &metadata.schedulingName},
+  };
+  for (const auto& [name, value] : fields) {
+    size_t bad = firstInvalidUtf8(*value);
+    if (bad == std::string_view::npos) continue;
+    return makeError(ErrorCode::kInvalid, std::string("metadata ") + name +
+                                              " is not valid UTF-8 (byte " +
+                                              escapeBytes(value->substr(bad, 1)) + ")");
+  }
+  return okStatus();
 }
 
 }  // namespace shardbridge::hlo

@@ -109,11 +109,13 @@ Status HloSharding::validateNonTuple(const Shape& shape, std::optional<int64_t> 
     default:
       break;
   }
+  // The wording of current upstream, which renamed AssignDevice() to
+  // SingleDevice() (xla/hlo/ir/hlo_sharding.cc, ValidateNonTuple).
   if (tileAssignment_.numElements() == 1) {
     return invalidArgument(
         "Tile assignment only contains a single device. If a replicated sharding was intended, "
         "use HloSharding::Replicated(). If a device placement was intended, use "
-        "HloSharding::AssignDevice()");
+        "HloSharding::SingleDevice()");
   }
   if (shape.rank() != tiledDataRank()) {
     return invalidArgument(
@@ -165,7 +167,7 @@ Status HloSharding::validateNamed(const Shape& shape, std::optional<int64_t> num
     return invalidArgument(
         "Tile assignment only contains a single device. If a replicated sharding was intended, "
         "use HloSharding::Replicated(). If a device placement was intended, use "
-        "HloSharding::AssignDevice()");
+        "HloSharding::SingleDevice()");
   }
   if (shape.rank() != v2.tiledDataRank()) {
     return invalidArgument(

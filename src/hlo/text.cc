@@ -10,6 +10,7 @@
 
 #include "hlo/sharding_lexer.h"
 #include "shardbridge/base/checked_math.h"
+#include "shardbridge/base/input.h"
 #include "shardbridge/hlo/named_sharding.h"
 
 namespace shardbridge::hlo {
@@ -74,7 +75,8 @@ std::string joinInts(std::span<const int64_t> v) {
 
 class ShardingParser {
  public:
-  explicit ShardingParser(std::string_view text) : text_(text), lexer_(text) {}
+  ShardingParser(std::string_view text, size_t maxTupleLeaves)
+      : text_(text), maxTupleLeaves_(maxTupleLeaves), lexer_(text) {}
 
   Result<HloSharding> run() {
     advance();
@@ -136,6 +138,9 @@ class ShardingParser {
     std::vector<HloSharding> leaves;
     if (tok_.kind != Tok::kRBrace) {
       while (true) {
+        if (leaves.size() == maxTupleLeaves_) {
+          return error("a tuple has more than " + std::to_string(maxTupleLeaves_) + " elements");
+        }
         SB_ASSIGN_OR_RETURN(HloSharding leaf, parseSingleSharding(/*lbraceConsumed=*/false));
         leaves.push_back(std::move(leaf));
         const bool more = eatIf(Tok::kComma);
@@ -463,6 +468,14 @@ class ShardingParser {
                                                     : nullptr;
     if (str || key == "metadata_payload") {
       if (tok_.kind != Tok::kString) return error("expects string");
+      // OpMetadata's strings are proto3 `string`s: bytes that are not UTF-8
+      // give a proto neither XLA nor protobuf reads back. The payload is
+      // `bytes` and takes anything.
+      if (size_t bad = firstInvalidUtf8(tok_.stringValue); str && bad != std::string_view::npos) {
+        return errorAt(tok_.offset, std::string(key) + " is not valid UTF-8 (byte " +
+                                        escapeBytes(tok_.stringValue.substr(bad, 1)) +
+                                        " after unescaping); OpMetadata strings must be UTF-8");
+      }
       if (str) {
         *str = std::move(tok_.stringValue);
       } else {
@@ -509,6 +522,7 @@ class ShardingParser {
   }
 
   std::string_view text_;
+  size_t maxTupleLeaves_;
   size_t base_ = 0;  // offset of lexer_'s input within text_
   Lexer lexer_;
   Token tok_;
@@ -523,7 +537,7 @@ Result<HloSharding> parseSharding(std::string_view text, const ShardingParseOpti
                          std::to_string(options.maxInputBytes),
                      0);
   }
-  return ShardingParser(text).run();
+  return ShardingParser(text, options.maxTupleLeaves).run();
 }
 
 std::string printSharding(const HloSharding& sharding, bool includeMetadata) {

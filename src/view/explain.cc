@@ -306,7 +306,9 @@ std::string formatExplanation(const Explanation& e) {
             (e.tiles->replication == 1 ? " device" : " devices");
   }
   line("kind:", kind);
-  line("mesh:", e.mesh ? meshText(e) : std::string("none (nothing is tiled; give --mesh)"));
+  line("mesh:", e.mesh                ? meshText(e)
+                : e.kind == "tiled" ? std::string("none (no mesh found for this device order; give --mesh)")
+                                    : std::string("none (nothing is tiled; give --mesh)"));
   line("sdy:", e.named ? sdy::printTensorSharding(e.named)
                        : "none" + (e.namedError.empty() ? std::string() : ": " + e.namedError));
   if (e.partitionSpec.exists) {
@@ -371,7 +373,20 @@ std::string formatExplanation(const Explanation& e) {
     out += text + "\n";
   }
 
-  out += "\nreplication groups (devices holding the same tile";
+  // What a group of devices on one tile index is depends on the subgroup:
+  // replicas hold the same tile, unreduced devices partial values of it,
+  // manual devices each their own shard.
+  std::string heading = "replication groups (devices holding the same tile";
+  if (!e.manualAxes.empty() || !e.unreducedAxes.empty()) {
+    heading = "groups (devices on the same tile index";
+    if (!e.manualAxes.empty()) heading += "; along manual axes each holds its own shard";
+    if (!e.unreducedAxes.empty()) {
+      heading += std::string("; along unreduced axes they hold partial values, combined by ") +
+                 sdy::reductionOpName(e.reductionOp.value_or(sdy::ReductionOp::kSum));
+    }
+    if (!e.replicatedAxes.empty()) heading += "; along replicated axes they hold the same values";
+  }
+  out += "\n" + heading;
   out += t.replication == 1 ? "; every tile is on one device):\n" : "):\n";
   for (const Tile& tile : t.tiles) {
     out += "  tile " + dimsText(tile.index);

@@ -41,7 +41,11 @@ expect "@path pbtxt input" 0 '{devices=[4,2]<=[2,4]T(1,0) shard_like 3}' -- \
 expect "pb -> pbtxt" 0 "$(grep -v '^#' "$src/examples/op_sharding.pbtxt")" -- \
   hlo --to pbtxt "@$src/examples/op_sharding.pb"
 expect "equal: binary vs text" 0 "true" -- equal "@$src/examples/op_sharding.pb" "$example"
-expect "empty binary file is pbtxt {replicated}" 0 "{replicated}" -- hlo "@$tmp/rep.pb"
+# Zero bytes are an error, except with an explicit --from pb, where they are
+# XLA's {replicated} (an OpSharding with every field at its default).
+expect "empty file is an error" 1 "" -- hlo "@$tmp/rep.pb"
+grep -qF "rep.pb: error: empty input" "$tmp/stderr" || fail "empty file: message"
+expect "empty file --from pb is {replicated}" 0 "{replicated}" -- hlo --from pb "@$tmp/rep.pb"
 printf '\x08\x01' >"$tmp/bad.pb"
 expect "binary ladder error exits 1" 1 "" -- hlo "@$tmp/bad.pb"
 grep -q 'error: Maximal sharding is expected to have single device assignment, but 0 has provided.' \

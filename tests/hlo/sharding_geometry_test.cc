@@ -64,7 +64,7 @@ TEST(ValidateTest, Messages) {
       {"{devices=[1,1]<=[1]}", "f32[3,3]", std::nullopt,
        "Tile assignment only contains a single device. If a replicated sharding was intended, "
        "use HloSharding::Replicated(). If a device placement was intended, use "
-       "HloSharding::AssignDevice()\n\tNote: While validating sharding {devices=[1,1]<=[1]} "
+       "HloSharding::SingleDevice()\n\tNote: While validating sharding {devices=[1,1]<=[1]} "
        "against shape f32[3,3]"},
       {"{devices=[2]0,1}", "(f32[4])", std::nullopt,
        "Validation shape is a tuple but sharding is not.\n\tNote: While validating sharding "

@@ -271,6 +271,20 @@ std::string genText(bool raw) {
     return *rc::gen::container<std::string>(
         *rc::gen::inRange<size_t>(0, 6), rc::gen::element('a', 'b', 'z', '0', '_', '/'));
   }
+  // OpMetadata strings must be UTF-8 (the parser refuses others): any ASCII
+  // byte, control bytes and quotes included, and a two- and a three-byte
+  // character.
+  std::string text;
+  const size_t n = *rc::gen::inRange<size_t>(0, 6);
+  for (size_t i = 0; i < n; ++i) {
+    const int c = *rc::gen::inRange(0, 130);
+    text += c == 128 ? "\xc3\xa9" : c == 129 ? "\xe2\x86\x92" : std::string(1, static_cast<char>(c));
+  }
+  return text;
+}
+
+// The metadata payload is `bytes`: anything.
+std::string genBytes() {
   return *rc::gen::container<std::string>(*rc::gen::inRange<size_t>(0, 6),
                                           rc::gen::arbitrary<char>());
 }
@@ -289,7 +303,7 @@ OpMetadata genMetadata() {
   md.deduplicatedName = genText(false);
   md.schedulingName = genText(true);
   md.stackFrameId = *rc::gen::inRange(0, 3);
-  if (*rc::gen::arbitrary<bool>()) md.metadataPayload = std::string("x\n") + genText(false);
+  if (*rc::gen::arbitrary<bool>()) md.metadataPayload = std::string("x\n") + genBytes();
   return md;
 }
 

@@ -17,6 +17,8 @@
 #include <variant>
 #include <vector>
 
+#include "shardbridge/base/result.h"
+
 namespace shardbridge::hlo {
 
 // xla.ProfileType (OpMetadata.profile_type is deprecated but still printed).
@@ -65,5 +67,12 @@ std::string cEscape(std::string_view text);
 // upstream). A payload id (rather than bytes) is not printed.
 std::string printOpMetadata(const OpMetadata& metadata);
 void printOpMetadata(const OpMetadata& metadata, std::string& out);
+
+// OpMetadata's strings are proto3 `string`s, which must be UTF-8: otherwise
+// neither XLA nor protobuf reads the serialized proto back. Returns kInvalid
+// "metadata op_name is not valid UTF-8 (byte \xff)" for the first string
+// field (op_type, op_name, source_file, deduplicated_name, scheduling_name)
+// that is not; the bytes payload may hold anything.
+Status checkOpMetadataUtf8(const OpMetadata& metadata);
 
 }  // namespace shardbridge::hlo

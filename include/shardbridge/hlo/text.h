@@ -41,6 +41,9 @@ namespace shardbridge::hlo {
 struct ShardingParseOptions {
   // Inputs longer than this are rejected before lexing.
   size_t maxInputBytes = size_t{64} << 20;
+  // Tuples of more elements are rejected where the first extra one starts
+  // (bounded memory: each leaf costs far more than its text).
+  size_t maxTupleLeaves = size_t{1} << 16;
 };
 
 // Parses one sharding (leaf or tuple); only whitespace/comments may follow.

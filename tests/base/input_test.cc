@@ -1,0 +1,168 @@
+// base/input.h: the bounded reader every command uses (`-`, `@path`, text),
+// the empty-input rule, the OS reasons, and the text checks.
+#include "shardbridge/base/input.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace shardbridge {
+namespace {
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/sb_input_test.XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+  const std::string& path() const { return path_; }
+  std::string write(const std::string& name, const std::string& data) const {
+    std::string p = path_ + "/" + name;
+    FILE* f = std::fopen(p.c_str(), "wb");
+    std::fwrite(data.data(), 1, data.size(), f);
+    std::fclose(f);
+    return p;
+  }
+
+ private:
+  std::string path_;
+};
+
+TEST(ReadInput, TextIsItself) {
+  auto r = readInput("{replicated}", {});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->text, "{replicated}");
+  EXPECT_EQ(r->name, "<input>");
+}
+
+TEST(ReadInput, EmptyAndBlankAreErrors) {
+  for (const char* text : {"", " ", "\n\t\r "}) {
+    auto r = readInput(text, {});
+    ASSERT_FALSE(r) << "'" << text << "'";
+    EXPECT_EQ(r.error().code, ErrorCode::kParse);
+    EXPECT_EQ(r.error().message, "empty input");
+  }
+  InputOptions allow;
+  allow.allowEmpty = true;
+  auto r = readInput("", allow);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->text, "");
+}
+
+TEST(ReadInput, FileByAtPath) {
+  TempDir dir;
+  std::string bytes("\x08\x01\x00\xff", 4);
+  std::string p = dir.write("s.pb", bytes);
+  auto r = readInput("@" + p, {});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->text, bytes);
+  EXPECT_EQ(r->name, p);
+  auto empty = readInput("@" + dir.write("empty", ""), {});
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().message, "empty input");
+}
+
+TEST(ReadInput, OsReasons) {
+  TempDir dir;
+  auto missing = readInput("@" + dir.path() + "/none", {});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::kIo);
+  EXPECT_EQ(missing.error().message,
+            "cannot open '" + dir.path() + "/none': No such file or directory");
+  auto directory = readInputFile(dir.path(), {});
+  ASSERT_FALSE(directory);
+  EXPECT_EQ(directory.error().message, "cannot read '" + dir.path() + "': Is a directory");
+  auto nothing = readInputFile("", {});
+  ASSERT_FALSE(nothing);
+  EXPECT_EQ(nothing.error().message, "cannot open '': No such file or directory");
+}
+
+TEST(ReadInput, LimitOnARegularFileIsCheckedBeforeReading) {
+  TempDir dir;
+  std::string p = dir.write("big", std::string(101, 'x'));
+  InputOptions options;
+  options.limit = 100;
+  auto r = readInputFile(p, options);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "'" + p + "' is larger than 100 bytes, the input limit");
+  options.limit = 101;
+  EXPECT_TRUE(readInputFile(p, options));
+}
+
+TEST(ReadInput, EndlessInputStopsAtTheLimitPlusOne) {
+  // /dev/zero never ends: the read must stop after limit + 1 bytes.
+  InputOptions options;
+  options.limit = 1000;
+  auto r = readInputFile("/dev/zero", options);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "'/dev/zero' is larger than 1000 bytes, the input limit");
+}
+
+TEST(ReadInput, PipeIsReadWhole) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string data(200000, 'a');  // more than one pipe buffer and one read chunk
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::close(fds[0]);
+    size_t done = 0;
+    while (done < data.size()) {
+      ssize_t n = ::write(fds[1], data.data() + done, data.size() - done);
+      if (n <= 0) ::_exit(1);
+      done += static_cast<size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  auto r = readAllFrom(fds[0], "<pipe>", data.size());
+  ::close(fds[0]);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(*r, data);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+}
+
+TEST(ReadInput, TextArgumentOverTheLimit) {
+  InputOptions options;
+  options.limit = 3;
+  auto r = readInput("abcd", options);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "<input> is larger than 3 bytes, the input limit");
+}
+
+TEST(CheckText, LocatesTheFirstBadByte) {
+  EXPECT_TRUE(checkText("module {\n\t}\r\n"));
+  EXPECT_TRUE(checkText("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80"));
+  auto nul = checkText(std::string_view("ab\0c", 4));
+  ASSERT_FALSE(nul);
+  EXPECT_EQ(nul.error().message, "text contains a NUL byte");
+  EXPECT_EQ(nul.error().offset, 2u);
+  auto ctrl = checkText("a\x01");
+  ASSERT_FALSE(ctrl);
+  EXPECT_EQ(ctrl.error().message, "text contains the control byte \\x01");
+  // Overlong, surrogate, past U+10FFFF, truncated, lone continuation.
+  for (const char* bad : {"x\xc0\xaf", "x\xed\xa0\x80", "x\xf4\x90\x80\x80", "x\xe2\x86", "x\x80"}) {
+    auto r = checkText(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().offset, 1u) << bad;
+  }
+  EXPECT_EQ(checkText("x\xff").error().message, "text is not valid UTF-8 (byte \\xff)");
+}
+
+TEST(EscapeBytes, KeepsUtf8AndEscapesTheRest) {
+  EXPECT_EQ(escapeBytes("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(escapeBytes(std::string_view("a\0b\xff\x1b[31m", 9)), "a\\x00b\\xff\\x1b[31m");
+  EXPECT_EQ(escapeBytes("tab\tok"), "tab\tok");
+  EXPECT_EQ(firstInvalidUtf8("ok\xc3\xa9"), std::string_view::npos);
+  EXPECT_EQ(firstInvalidUtf8("ok\xc3"), 2u);
+}
+
+}  // namespace
+}  // namespace shardbridge
