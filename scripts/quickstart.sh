@@ -21,6 +21,8 @@ run() {
 
 echo "== convert: the JAX-style StableHLO module's sdy shardings as the mhlo.sharding strings XLA writes"
 run convert --to hlo examples/jax_module.mlir
+echo "== convert: a shard_map, a reshard, a collective and a constant, lowered as XLA's export pipeline does"
+run convert --to hlo examples/jax_shard_map_module.mlir
 echo "== convert: its mhlo.sharding twin imported back to sdy, with the inferred mesh"
 run convert --to sdy examples/jax_module_mhlo.mlir
 echo "== list: every sharding of an HLO text dump, with its place and named form"

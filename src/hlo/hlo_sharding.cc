@@ -603,7 +603,7 @@ bool HloSharding::usesDevice(int64_t device) const {
 
 bool operator==(const HloSharding& a, const HloSharding& b) {
   using Kind = HloSharding::Kind;
-  // Facts §f: V3 vs V3 is NamedSharding's equality; V3 vs V2 compares the
+  // docs/upstream.md § HloSharding semantics: V3 vs V3 is NamedSharding's equality; V3 vs V2 compares the
   // V3 side's V2 conversion.
   if (a.kind_ == Kind::kNamed && b.kind_ == Kind::kNamed) {
     return *a.named_ == *b.named_ && a.shardGroup_ == b.shardGroup_;

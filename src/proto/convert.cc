@@ -1,10 +1,10 @@
 // XLA's HloSharding::FromProto / ToProto over the hlo model.
 //
-// The ladder in fromProto follows the facts (shared/facts/xla_hlosharding.md
-// §d, XLA of 2026-07). The older design notes (§D.2) describe a binary in
-// which replicate_on_last_tile_dim was tested before last_tile_dims, MAXIMAL
-// shared OTHER's tail and UNREDUCED did not exist; where the two differ this
-// file follows the facts: MAXIMAL has its own RET_CHECK, last_tile_dims wins
+// The ladder in fromProto follows docs/upstream.md § FromProto (XLA's
+// xla/hlo/ir/hlo_sharding.cc of 2026-07). An older XLA binary tested
+// replicate_on_last_tile_dim before last_tile_dims, let MAXIMAL
+// share OTHER's tail and had no UNREDUCED; where the two differ this
+// file follows the newer XLA: MAXIMAL has its own RET_CHECK, last_tile_dims wins
 // over (and must not be combined with) replicate_on_last_tile_dim, and
 // UNREDUCED is a plain kind.
 #include "shardbridge/proto/pb/convert.h"
@@ -157,7 +157,7 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
     return HloSharding::replicate(std::move(metadata));
   }
 
-  // 9. Dimensions. The positivity check follows the facts (§d step 9); the
+  // 9. Dimensions. The positivity check follows docs/upstream.md § FromProto, step 9; the
   // message is ours, as we could not read XLA's wording for it.
   if (proto.tile_assignment_dimensions().empty()) {
     return retCheckFailure("!proto.tile_assignment_dimensions().empty()");

@@ -144,4 +144,15 @@ cmp -s "$tmp/rt.mlir" <("$bin" convert --pass xla-sdy-round-trip-export-pipeline
   fail "--round-trip --v3: no xla.sdy.sharding / xla.sdy.meshes"
 expect "--round-trip with --to sdy" 2 "" -- convert --to sdy --round-trip "$twin"
 
+# The README's shard_map example: no sdy op and no mesh left, the manual
+# computation fully manual ({manual} inside), the README shows this output.
+"$bin" convert --to hlo "$src/examples/jax_shard_map_module.mlir" >"$tmp/sm.mlir" 2>"$tmp/stderr" ||
+  fail "jax_shard_map_module --to hlo"
+grep -q 'sdy\.' "$tmp/sm.mlir" | grep -v 'xla.sdy.inlinable' && fail "jax_shard_map_module: sdy left"
+[[ "$(grep -c 'sdy\.' "$tmp/sm.mlir")" == "$(grep -c 'xla\.sdy\.inlinable_manual_computation_body' "$tmp/sm.mlir")" ]] ||
+  fail "jax_shard_map_module: only the outlined body's name mentions sdy"
+grep -qF '%5 = stablehlo.tanh %arg2 {mhlo.sharding = "{manual}"}' "$tmp/sm.mlir" || fail "jax_shard_map_module: body {manual}"
+[[ ! -s "$tmp/stderr" ]] || fail "jax_shard_map_module: nothing on stderr"
+grep -qF "$(sed -n 3p "$tmp/sm.mlir")" "$src/README.md" || fail "jax_shard_map_module: the README shows the real output"
+
 finish convert

@@ -76,10 +76,10 @@ struct ShardGroup {
 
 class HloSharding {
  public:
-  // The leaf kinds. Design notes §B.3/§D.2 (an older XLA binary) know only
+  // The leaf kinds. An older XLA binary knows only
   // replicated/manual/unknown flags plus "maximal" and have no UNREDUCED; the
-  // facts (XLA of 2026-07) add unreduced_ and rename maximal_ to
-  // single_device_. Following the facts, one enum holds all of them; at most
+  // XLA of 2026-07 (xla/hlo/ir/hlo_sharding.h; docs/upstream.md § HloSharding semantics) adds unreduced_ and renames maximal_ to
+  // single_device_. Following the newer XLA, one enum holds all of them; at most
   // one of XLA's kind flags is ever set, so nothing is lost.
   enum class Kind : uint8_t {
     kReplicated,

@@ -26,7 +26,7 @@
 namespace shardbridge::proto {
 
 // XLA's HloSharding::FromProto. Follows XLA's check ladder in XLA's order
-// (facts §d) and returns the same sharding XLA builds, or an Error:
+// (docs/upstream.md § FromProto) and returns the same sharding XLA builds, or an Error:
 //   * field 14 (named_sharding) present -> the V3 leaf namedShardingFromProto
 //     builds (named_sharding_proto.h), or its error; nothing else is read;
 //   * XLA's RET_CHECKs -> kInvalid with XLA's message where it has one
@@ -45,7 +45,7 @@ namespace shardbridge::proto {
 Result<hlo::HloSharding> fromProto(const wire::OpSharding& proto,
                                    const ProtoParseOptions& options = {});
 
-// XLA's HloSharding::ToProto (facts §e): sets exactly the fields XLA sets,
+// XLA's HloSharding::ToProto (docs/upstream.md § ToProto): sets exactly the fields XLA sets,
 // so the serialized bytes equal XLA's. An iota stays compact (canonical
 // iota_reshape_dims / iota_transpose_perm), an explicit array is written to
 // tile_assignment_devices, MAXIMAL carries its device and no dims, subgroup
