@@ -2,12 +2,13 @@
 // and named form (listing.h).
 #include "shardbridge/dump/listing.h"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <map>
-#include <span>
 #include <utility>
 
+#include "dump/listing_detail.h"
 #include "shardbridge/base/diagnostic.h"
 #include "shardbridge/base/json_writer.h"
 #include "shardbridge/convert/export.h"
@@ -18,20 +19,17 @@
 #include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/hlo/text.h"
 #include "shardbridge/module/convert_module.h"
-#include "shardbridge/module/mlir_scan.h"
 #include "shardbridge/proto/sharding_input.h"
-#include "shardbridge/sdy/mlir_type.h"
 #include "shardbridge/sdy/text.h"
-#include "shardbridge/sdy/verifier.h"
 
 namespace shardbridge::dump {
-namespace {
+namespace detail {
 
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // Offset of the first byte after blanks and `//` / `/* */` comments (and
 // `#` comments, for pbtxt).
-size_t firstSignificant(std::string_view data, bool hashComments = false) {
+size_t firstSignificant(std::string_view data, bool hashComments) {
   size_t p = 0;
   while (p < data.size()) {
     if (isBlank(data[p])) {
@@ -59,7 +57,10 @@ bool startsWithWord(std::string_view s, std::string_view word) {
                                        s[word.size()] == '_'));
 }
 
+}  // namespace detail
+namespace {
 
+using namespace detail;
 
 int64_t shapeRank(const hlo::Shape& s) { return s.isArray() ? s.rank() : 0; }
 
@@ -89,20 +90,16 @@ std::pair<hlo::HloSharding, std::vector<int64_t>> importForm(const hlo::HloShard
   return {sharding, ranks};
 }
 
+}  // namespace
+
+namespace detail {
+
 std::string oneLine(std::string s) {
   for (char& c : s) {
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
   }
   return s;
 }
-
-// A row to import: the sharding to import (importForm's), the ranks of its
-// values and whether it is named as a sharding_per_value.
-struct Pending {
-  size_t row = 0;
-  hlo::HloSharding form;
-  bool perValue = false;
-};
 
 // Fills the named form of the `pending` rows: mesh inference over all of
 // them (or the given mesh), then the import of each. The meshes go after
@@ -121,7 +118,7 @@ void nameShardings(sdy::Context& ctx, Listing& listing, const ListOptions& optio
   std::vector<ListedMesh> created;
   if (options.mesh) {
     mesh = *options.mesh;
-    created.push_back({options.meshName, mesh});
+    created.push_back({options.meshName, mesh, ""});
     for (const Pending& p : pending) {
       for (const hlo::HloSharding* leaf : hlo::leavesOf(listing.shardings[p.row].sharding)) {
         if (auto d = leaf->uniqueDevice(); d && leaf->isSingleDevice()) {
@@ -139,12 +136,12 @@ void nameShardings(sdy::Context& ctx, Listing& listing, const ListOptions& optio
       return;
     }
     mesh = inferred->mesh;
-    created.push_back({options.meshName, mesh});
+    created.push_back({options.meshName, mesh, ""});
     for (const auto& [id, name] : inferred->singleDevice) singleDevice[id] = name;
   }
   for (const auto& [id, name] : singleDevice) {
     int64_t ids[] = {id};
-    created.push_back({name, sdy::MeshAttr::get(ctx, {}, ids)});
+    created.push_back({name, sdy::MeshAttr::get(ctx, {}, ids), ""});
   }
   // Names an MLIR module already gives a different mesh: the inferred
   // meshes take the first free `NAME_1`, `NAME_2`, ...; a --mesh name is
@@ -208,6 +205,10 @@ void nameShardings(sdy::Context& ctx, Listing& listing, const ListOptions& optio
   }
 }
 
+}  // namespace detail
+
+namespace {
+
 // The rows of shardings read from HLO text: each imported at the ranks of
 // its shape (importForm).
 void nameHloRows(sdy::Context& ctx, Listing& listing, const ListOptions& options,
@@ -222,194 +223,6 @@ void nameHloRows(sdy::Context& ctx, Listing& listing, const ListOptions& options
   nameShardings(ctx, listing, options, pending);
 }
 
-// --- MLIR modules -----------------------------------------------------------
-
-// `module @NAME` at the start of the text: NAME (unquoted); else empty.
-std::string mlirModuleName(std::string_view data) {
-  std::string_view rest = data.substr(firstSignificant(data));
-  if (!startsWithWord(rest, "module")) return "";
-  size_t p = 6;
-  while (p < rest.size() && isBlank(rest[p])) ++p;
-  if (p >= rest.size() || rest[p] != '@') return "";
-  ++p;
-  if (p < rest.size() && rest[p] == '"') {
-    size_t end = rest.find('"', p + 1);
-    return end == std::string_view::npos ? "" : std::string(rest.substr(p + 1, end - p - 1));
-  }
-  size_t b = p;
-  while (p < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[p])) || rest[p] == '_' ||
-                             rest[p] == '.' || rest[p] == '$' || rest[p] == '-')) {
-    ++p;
-  }
-  return std::string(rest.substr(b, p - b));
-}
-
-// The module's meshes (sdy.mesh ops, then xla.sdy.meshes entries, in text
-// order), parsed and verified. Errors are located in `data`.
-Result<std::map<std::string, sdy::MeshAttr, std::less<>>> moduleMeshes(
-    sdy::Context& ctx, std::string_view data, const module::MlirScan& scan, Listing& listing) {
-  std::map<std::string, sdy::MeshAttr, std::less<>> byName;
-  for (const module::MlirMeshDef& def : scan.meshes) {
-    // An op's `<...>` is written as it is: errors land on their token. A
-    // round-trip entry is a decoded string: errors land on the string.
-    size_t base = data.find(def.text, def.offset);
-    bool written = base != std::string_view::npos;
-    auto locate = [&](Error e) {
-      e.offset = written ? base + (e.hasOffset() ? e.offset : 0) : def.offset;
-      return e;
-    };
-    sdy::SourceMap where;
-    auto mesh = sdy::parseMesh(ctx, def.text, &where);
-    if (!mesh) return locate(mesh.error());
-    if (Status ok = sdy::verifyMesh(*mesh, &where); !ok) return locate(ok.error());
-    if (!byName.emplace(def.name, *mesh).second) {
-      return makeError(ErrorCode::kInvalid, "redefinition of symbol named '" + def.name + "'",
-                       def.offset);
-    }
-    listing.meshes.push_back({def.name, *mesh});
-  }
-  return byName;
-}
-
-// The rank of a value: its type's when a ranked tensor, `own` for an
-// unranked one, 0 for anything else (as importModule reads types).
-int64_t typeRank(const MlirType& type, int64_t own) {
-  if (type.kind == MlirType::Kind::kRankedTensor) return type.rank();
-  if (type.kind == MlirType::Kind::kUnrankedTensor) return own;
-  return 0;
-}
-
-// An sdy site: the sdy text itself (canonical) and its export.
-void listSdySite(sdy::Context& ctx, const module::MlirShardingSite& site,
-                 const module::SiteContext* context, const sdy::MeshLookup& lookup,
-                 ListedSharding& row) {
-  std::optional<std::vector<MlirType>> types;
-  std::span<const std::string> manual;
-  if (context) {
-    types = context->types;
-    manual = context->manualAxes;
-  }
-  std::string_view text = site.value;
-  while (!text.empty() && isBlank(text.front())) text.remove_prefix(1);
-  sdy::SourceMap where;
-  sdy::VerifyOptions verify;
-  verify.locations = &where;
-  Result<hlo::HloSharding> exported = makeError(ErrorCode::kInternal, "not exported");
-  std::string canonical;
-  if (text.starts_with("#sdy.sharding_per_value")) {
-    auto parsed = sdy::parseTensorShardingPerValue(ctx, text, &where);
-    if (!parsed) {
-      row.error = parsed.error().message;
-      return;
-    }
-    for (size_t i = 0; i < parsed->shardings().size(); ++i) {
-      int64_t own = static_cast<int64_t>(parsed->shardings()[i].dimShardings().size());
-      row.ranks.push_back(types && types->size() == parsed->shardings().size()
-                              ? typeRank((*types)[i], own)
-                              : own);
-    }
-    if (Status ok = sdy::verifyTensorShardingPerValue(*parsed, lookup, types, verify); !ok) {
-      row.error = ok.error().message;
-      return;
-    }
-    canonical = sdy::printTensorShardingPerValue(*parsed);
-    exported = convert::convertToHloSharding(*parsed, lookup, manual);
-  } else {
-    auto parsed = sdy::parseTensorSharding(ctx, text, &where);
-    if (!parsed) {
-      row.error = parsed.error().message;
-      return;
-    }
-    std::optional<MlirType> type;
-    if (types && types->size() == 1) type = (*types)[0];
-    int64_t own = static_cast<int64_t>(parsed->dimShardings().size());
-    row.ranks.push_back(type ? typeRank(*type, own) : own);
-    if (Status ok = sdy::verifyTensorSharding(*parsed, lookup, type, verify); !ok) {
-      row.error = ok.error().message;
-      return;
-    }
-    canonical = sdy::printTensorSharding(*parsed);
-    exported = convert::convertToHloSharding(*parsed, lookup, manual);
-  }
-  if (!exported) {
-    row.error = exported.error().message;
-    return;
-  }
-  row.sdy = std::move(canonical);
-  row.sharding = std::move(*exported);
-  // As XLA writes it into mhlo.sharding: with the export's metadata.
-  row.hlo = hlo::printSharding(row.sharding, /*includeMetadata=*/true);
-}
-
-// An mhlo.sharding site: the HLO string, imported later (nameShardings) at
-// the ranks importModule would use.
-std::optional<Pending> listMhloSite(const module::MlirShardingSite& site,
-                                    const module::SiteContext* context, const ListOptions& options,
-                                    size_t index, ListedSharding& row) {
-  auto read = module::readMhloSharding(site.value);
-  if (!read) {
-    row.error = read.error().message;
-    return std::nullopt;
-  }
-  row.sharding = std::move(*read);
-  row.hlo = hlo::printSharding(row.sharding, options.includeMetadata);
-  bool perValue = context && context->onOp;
-  std::vector<const hlo::HloSharding*> leaves = hlo::leavesOf(row.sharding);
-  const std::optional<std::vector<MlirType>>* types = context ? &context->types : nullptr;
-  bool typesKnown = types && types->has_value();
-  if (!perValue) {
-    // An empty tuple has no leaf: convertToSdySharding rejects the tuple.
-    const hlo::HloSharding& first = leaves.empty() ? row.sharding : *leaves[0];
-    row.ranks.push_back(typesKnown && (*types)->size() == 1 ? typeRank((**types)[0], convert::ownRank(first))
-                                                            : convert::ownRank(first));
-  } else if (typesKnown && (*types)->size() == leaves.size()) {
-    for (size_t i = 0; i < leaves.size(); ++i) row.ranks.push_back(typeRank((**types)[i], convert::ownRank(*leaves[i])));
-  } else if (typesKnown && !((*types)->empty() && leaves.size() == 1)) {
-    // A count mismatch: reported by convertToSdyShardingPerValue.
-    for (const MlirType& type : **types) row.ranks.push_back(typeRank(type, 0));
-  } else {
-    // No written types (or a zero-result op with one sharding): each
-    // sharding's own rank, 0 for the zero-result op.
-    for (const hlo::HloSharding* leaf : leaves) row.ranks.push_back(typesKnown ? 0 : convert::ownRank(*leaf));
-  }
-  return Pending{index, row.sharding, perValue};
-}
-
-Status listMlir(sdy::Context& ctx, std::string_view data, const ListOptions& options,
-                Listing& listing) {
-  SB_ASSIGN_OR_RETURN(module::MlirScan scan, module::scanMlir(data));
-  SB_ASSIGN_OR_RETURN(std::vector<module::SiteContext> contexts, module::scanSiteContexts(data));
-  std::map<size_t, const module::SiteContext*> contextAt;
-  for (const module::SiteContext& c : contexts) contextAt[c.offset] = &c;
-  listing.module = mlirModuleName(data);
-  SB_ASSIGN_OR_RETURN(auto meshes, moduleMeshes(ctx, data, scan, listing));
-  sdy::MeshLookup lookup = [&meshes](std::string_view name) -> sdy::MeshAttr {
-    auto it = meshes.find(name);
-    return it == meshes.end() ? sdy::MeshAttr() : it->second;
-  };
-  std::vector<Pending> pending;
-  for (const module::MlirShardingSite& site : scan.shardings) {
-    ListedSharding row;
-    row.offset = site.offset;
-    row.length = site.length;
-    row.line = static_cast<size_t>(site.line);
-    row.column = static_cast<size_t>(site.column);
-    row.place = site.place;
-    row.attribute = site.attribute;
-    auto it = contextAt.find(site.offset);
-    const module::SiteContext* context = it == contextAt.end() ? nullptr : it->second;
-    size_t index = listing.shardings.size();
-    if (site.attribute == "mhlo.sharding") {
-      if (auto p = listMhloSite(site, context, options, index, row)) pending.push_back(std::move(*p));
-    } else {
-      listSdySite(ctx, site, context, lookup, row);
-    }
-    listing.shardings.push_back(std::move(row));
-  }
-  nameShardings(ctx, listing, options, pending);
-  return okStatus();
-}
-
 std::string placeOf(const hlo::DumpSharding& s) {
   if (s.parameterNumber) {
     return "parameter " + std::to_string(*s.parameterNumber) + " (" + s.instruction + ") in " +
@@ -419,6 +232,7 @@ std::string placeOf(const hlo::DumpSharding& s) {
 }
 
 }  // namespace
+using namespace detail;
 
 const char* inputFormatName(InputFormat format) {
   switch (format) {
@@ -522,10 +336,7 @@ Result<Listing> listShardings(sdy::Context& ctx, std::string_view data,
 
 std::string printListingText(const Listing& listing) {
   std::string out;
-  for (const ListedMesh& m : listing.meshes) {
-    out += sdy::printMeshSymbol(sdy::MeshSymbol{m.name, m.mesh}) + "\n";
-  }
-  for (const ListedSharding& row : listing.shardings) {
+  auto row = [&out](const ListedSharding& row) {
     if (row.offset) {
       out += std::to_string(row.line) + ":" + std::to_string(row.column);
     } else {
@@ -534,6 +345,15 @@ std::string printListingText(const Listing& listing) {
     out += "\t" + oneLine(row.place) + "\t" + oneLine(row.hlo) + "\t";
     out += row.error.empty() ? oneLine(row.sdy) : "error: " + oneLine(row.error);
     out += "\n";
+  };
+  std::vector<std::string> ordered = listing.modules;
+  if (ordered.empty()) ordered.push_back("");
+  for (const std::string& module : ordered) {
+    if (!module.empty()) out += "// module " + module + "\n";
+    for (const ListedMesh& m : listing.meshes)
+      if (m.module == module) out += sdy::printMeshSymbol(sdy::MeshSymbol{m.name, m.mesh}) + "\n";
+    for (const ListedSharding& r : listing.shardings)
+      if (r.module == module) row(r);
   }
   return out;
 }
@@ -556,6 +376,7 @@ std::string printListingJson(const Listing& listing, std::string_view file) {
     w.key("text").value(sdy::printMeshSymbol(sdy::MeshSymbol{m.name, m.mesh}));
     w.key("mesh");
     convert::writeMeshJson(w, m.mesh);
+    if (!listing.modules.empty()) w.key("module").value(m.module);
     w.endObject();
   }
   w.endArray();
@@ -564,6 +385,11 @@ std::string printListingJson(const Listing& listing, std::string_view file) {
     w.null();
   } else {
     w.value(listing.meshError);
+  }
+  if (!listing.modules.empty()) {
+    w.key("modules").beginArray(JsonWriter::kInline);
+    for (const std::string& m : listing.modules) w.value(m);
+    w.endArray();
   }
   w.key("shardings").beginArray();
   for (const ListedSharding& row : listing.shardings) {
@@ -617,6 +443,7 @@ std::string printListingJson(const Listing& listing, std::string_view file) {
     optionalString(row.sdy);
     w.key("error");
     optionalString(row.error);
+    if (!listing.modules.empty()) w.key("module").value(row.module);
     w.endObject();
   }
   w.endArray();

@@ -16,18 +16,6 @@
 namespace shardbridge::module {
 namespace {
 
-// The symbol name referred to at '@' at `p` of `t` (`@name` or `@"name"`).
-std::string_view symbolAt(std::string_view t, size_t p) {
-  size_t b = p + 1;
-  if (b < t.size() && t[b] == '"') {
-    size_t e = t.find('"', b + 1);
-    return e == std::string_view::npos ? std::string_view() : t.substr(b + 1, e - b - 1);
-  }
-  size_t e = b;
-  while (e < t.size() && module_lex::isIdentChar(t[e])) ++e;
-  return t.substr(b, e - b);
-}
-
 // clear-reverse-op-sharding: the module's text with `sdy.sharding` and
 // `xla.sdy.manual_axes` dropped from every stablehlo.reverse whose operand
 // (an op result or a function argument) has an sdy sharding.
@@ -107,7 +95,7 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
           continue;
         }
         if (t[p] != '@') continue;
-        std::string_view name = symbolAt(t, p);
+        std::string_view name = module_lex::symbolAt(t, p);
         if (!meshes.count(name) || defined.count(name)) continue;
         bool seen = false;
         for (const auto& d : dangling) seen |= d.first == name;

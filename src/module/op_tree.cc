@@ -81,6 +81,8 @@ class TreeParser {
         ++p_;
         skipWs();
         e.value.begin = p_;
+        if (at(',') || at('}') || p_ >= t_.size())
+          return parseError("expected attribute value, got " + describe(t_, p_), p_);
         SB_ASSIGN_OR_RETURN(size_t end, skipAttrValue(t_, p_));
         p_ = end;
         e.value.end = end;

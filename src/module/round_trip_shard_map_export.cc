@@ -21,6 +21,7 @@
 #include <string>
 
 #include "module/frontend_attrs.h"
+#include "module/manual_computation.h"
 #include "module/op_types.h"
 #include "module/pass.h"
 #include "module/sharding_sites.h"
@@ -40,7 +41,7 @@ constexpr std::string_view kBodyName = "xla.sdy.manual_computation_body";
 struct Manual {
   int op = -1;
   std::vector<TextSpan> in, out;  // each `<...>`
-  TextSpan manualAxes;            // `{...}`
+  std::vector<std::string> manualAxes;  // manual_axes, quotes stripped
 };
 
 std::string joinValues(const std::string& name, size_t n) {
@@ -97,29 +98,6 @@ class RoundTripShardMapExport {
   }
 
  private:
-  Result<std::vector<TextSpan>> shardingList(const OpNode& op, std::string_view key) {
-    std::vector<TextSpan> out;
-    size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
-    size_t k = t_.find(key, op.nameSpan.end);
-    if (k == std::string_view::npos || k >= limit)
-      return makeError(ErrorCode::kParse, "expected '" + std::string(key) + "' in sdy.manual_computation",
-                       op.nameSpan.begin);
-    size_t p = skipBlanks(t_, k + key.size());
-    if (p >= t_.size() || t_[p] != '=') return makeError(ErrorCode::kParse, "expected '='", p);
-    p = skipBlanks(t_, p + 1);
-    if (p >= t_.size() || t_[p] != '[') return makeError(ErrorCode::kParse, "expected '['", p);
-    p = skipBlanks(t_, p + 1);
-    while (p < t_.size() && t_[p] == '<') {
-      SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
-      out.push_back({p, e});
-      p = skipBlanks(t_, e);
-      if (p < t_.size() && t_[p] == ',') p = skipBlanks(t_, p + 1);
-    }
-    if (p >= t_.size() || t_[p] != ']')
-      return makeError(ErrorCode::kParse, "expected ']' to close " + std::string(key), p);
-    return out;
-  }
-
   Status collect() {
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
@@ -134,17 +112,10 @@ class RoundTripShardMapExport {
                          op.nameSpan.begin);
       Manual m;
       m.op = i;
-      SB_ASSIGN_OR_RETURN(m.in, shardingList(op, "in_shardings"));
-      SB_ASSIGN_OR_RETURN(m.out, shardingList(op, "out_shardings"));
-      size_t limit = op.regions[0].whole.begin;
-      size_t k = t_.find("manual_axes", op.nameSpan.end);
-      if (k == std::string_view::npos || k >= limit)
-        return makeError(ErrorCode::kParse, "expected 'manual_axes' in sdy.manual_computation", op.nameSpan.begin);
-      size_t p = skipBlanks(t_, k + 11);
-      if (p < t_.size() && t_[p] == '=') p = skipBlanks(t_, p + 1);
-      if (p >= t_.size() || t_[p] != '{') return makeError(ErrorCode::kParse, "expected '{' after manual_axes", p);
-      SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
-      m.manualAxes = {p, e};
+      SB_ASSIGN_OR_RETURN(ManualComputationParts parts, readManualComputation(t_, op));
+      m.in = std::move(parts.in);
+      m.out = std::move(parts.out);
+      m.manualAxes = std::move(parts.axes);
       manuals_.push_back(std::move(m));
     }
     return okStatus();
@@ -171,21 +142,6 @@ class RoundTripShardMapExport {
       shardings.push_back(sh);
     }
     return sdy::printTensorShardingPerValue(sdy::TensorShardingPerValueAttr::get(sctx_, shardings));
-  }
-
-  std::string manualAxesText(const Manual& m) const {
-    std::string s = "#sdy<manual_axes{";
-    std::string_view v = m.manualAxes.in(t_);
-    bool first = true;
-    for (size_t q = 0; q < v.size(); ++q) {
-      if (v[q] != '"') continue;
-      size_t e = v.find('"', q + 1);
-      if (e == std::string_view::npos) break;
-      s += (first ? "\"" : ", \"") + std::string(v.substr(q + 1, e - q - 1)) + "\"";
-      first = false;
-      q = e;
-    }
-    return s + "}>";
   }
 
   std::string nextBodyName(int module) {
@@ -246,7 +202,7 @@ class RoundTripShardMapExport {
     bodyText.append(t_.substr(ret.nameSpan.end, ret.line.end - ret.nameSpan.end));
     int module = tree_.enclosingModule(m.op);
     std::string name = nextBodyName(module);
-    std::string manual = manualAxesText(m);
+    std::string manual = manualAxesAttr(m.manualAxes);
     std::string base = op.resultDefs.empty() ? "shmap" : std::string(op.resultDefs[0].name.in(t_)).substr(1);
     std::vector<std::string> localTypes;
     for (const ValueDef& a : body.arguments) localTypes.push_back(std::string(a.type.in(t_)));

@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 
+#include "module/manual_computation.h"
 #include "module/op_types.h"
 #include "module/pass.h"
 #include "module/text_lex.h"
@@ -45,12 +46,6 @@ struct Manual {
   std::vector<std::string> full;  // the value replacing each result
   bool hasShardings() const { return !in.empty() || !out.empty(); }
 };
-
-std::string manualAxesAttr(const std::vector<std::string>& axes) {
-  std::string s = "#sdy<manual_axes{";
-  for (size_t i = 0; i < axes.size(); ++i) s += (i ? ", \"" : "\"") + axes[i] + "\"";
-  return s + "}>";
-}
 
 bool isTerminator(std::string_view n) {
   return n == "stablehlo.return" || n == "mhlo.return" || n == "return" || n == "func.return" ||
@@ -107,49 +102,6 @@ class ShardMapExport {
     return okStatus();
   }
 
-  // --- reading the manual computations --------------------------------------
-  Result<std::vector<TextSpan>> shardingList(const OpNode& op, std::string_view key) {
-    std::vector<TextSpan> out;
-    size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
-    size_t k = t_.find(key, op.nameSpan.end);
-    if (k == std::string_view::npos || k >= limit)
-      return makeError(ErrorCode::kParse, "expected '" + std::string(key) + "' in sdy.manual_computation",
-                       op.nameSpan.begin);
-    size_t p = skipBlanks(t_, k + key.size());
-    if (p >= t_.size() || t_[p] != '=') return makeError(ErrorCode::kParse, "expected '='", p);
-    p = skipBlanks(t_, p + 1);
-    if (p >= t_.size() || t_[p] != '[') return makeError(ErrorCode::kParse, "expected '['", p);
-    p = skipBlanks(t_, p + 1);
-    while (p < t_.size() && t_[p] == '<') {
-      SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
-      out.push_back({p, e});
-      p = skipBlanks(t_, e);
-      if (p < t_.size() && t_[p] == ',') p = skipBlanks(t_, p + 1);
-    }
-    if (p >= t_.size() || t_[p] != ']')
-      return makeError(ErrorCode::kParse, "expected ']' to close " + std::string(key), p);
-    return out;
-  }
-
-  Result<std::vector<std::string>> manualAxesOf(const OpNode& op) {
-    std::vector<std::string> axes;
-    size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
-    size_t k = t_.find("manual_axes", op.nameSpan.end);
-    if (k == std::string_view::npos || k >= limit)
-      return makeError(ErrorCode::kParse, "expected 'manual_axes' in sdy.manual_computation", op.nameSpan.begin);
-    size_t p = skipBlanks(t_, k + 11);
-    if (p < t_.size() && t_[p] == '=') p = skipBlanks(t_, p + 1);
-    if (p >= t_.size() || t_[p] != '{') return makeError(ErrorCode::kParse, "expected '{' after manual_axes", p);
-    SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
-    for (size_t q = p + 1; q < e; ++q) {
-      if (t_[q] != '"') continue;
-      SB_ASSIGN_OR_RETURN(size_t end, module_lex::skipString(t_, q));
-      axes.emplace_back(t_.substr(q + 1, end - q - 2));
-      q = end - 1;
-    }
-    return axes;
-  }
-
   Status collect() {
     std::map<int, size_t> byOp;
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
@@ -159,9 +111,10 @@ class ShardMapExport {
         return makeError(ErrorCode::kParse, "expected one region in sdy.manual_computation", op.nameSpan.begin);
       Manual m;
       m.op = i;
-      SB_ASSIGN_OR_RETURN(m.in, shardingList(op, "in_shardings"));
-      SB_ASSIGN_OR_RETURN(m.out, shardingList(op, "out_shardings"));
-      SB_ASSIGN_OR_RETURN(m.own, manualAxesOf(op));
+      SB_ASSIGN_OR_RETURN(ManualComputationParts parts, readManualComputation(t_, op));
+      m.in = std::move(parts.in);
+      m.out = std::move(parts.out);
+      m.own = std::move(parts.axes);
       for (int p = op.parent; p >= 0; p = tree_.ops[p].parent) {
         auto it = byOp.find(p);
         if (it != byOp.end()) {

@@ -1,5 +1,6 @@
 #include "module/sharding_sites.h"
 
+#include "module/manual_computation.h"
 #include "module/text_lex.h"
 #include "shardbridge/sdy/text.h"
 
@@ -8,11 +9,6 @@ namespace {
 
 using module_lex::skipBalanced;
 using module_lex::skipBlanks;
-
-bool isCollective(std::string_view n) {
-  return n == "sdy.all_gather" || n == "sdy.all_slice" || n == "sdy.all_to_all" ||
-         n == "sdy.collective_permute" || n == "sdy.reduce_scatter" || n == "sdy.all_reduce";
-}
 
 // The `<...>` at the first '<' at or after `from` (before `limit`).
 Result<TextSpan> bracketAfter(std::string_view t, size_t from, size_t limit, const OpNode& op) {
@@ -24,27 +20,26 @@ Result<TextSpan> bracketAfter(std::string_view t, size_t from, size_t limit, con
   return TextSpan{b, e};
 }
 
-Status listAfter(std::string_view t, const OpNode& op, int index, std::string_view key,
-                 std::vector<ShardingSite>& out) {
-  size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
-  size_t k = t.find(key, op.nameSpan.end);
-  if (k == std::string_view::npos || k >= limit)
-    return makeError(ErrorCode::kParse, "expected '" + std::string(key) + "' in " + std::string(op.name),
-                     op.nameSpan.begin);
-  size_t p = skipBlanks(t, k + key.size());
-  if (p < t.size() && t[p] == '=') p = skipBlanks(t, p + 1);
-  if (p >= t.size() || t[p] != '[') return makeError(ErrorCode::kParse, "expected '['", p);
-  p = skipBlanks(t, p + 1);
-  while (p < t.size() && t[p] == '<') {
-    SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t, p));
-    out.push_back({ShardingSite::kStripped, {p, e}, index});
-    p = skipBlanks(t, e);
-    if (p < t.size() && t[p] == ',') p = skipBlanks(t, p + 1);
-  }
-  return okStatus();
+}  // namespace
+
+bool isSdyCollective(std::string_view n) {
+  return n == "sdy.all_gather" || n == "sdy.all_slice" || n == "sdy.all_to_all" ||
+         n == "sdy.collective_permute" || n == "sdy.reduce_scatter" || n == "sdy.all_reduce";
 }
 
-}  // namespace
+Result<TextSpan> opShardingSpan(std::string_view t, const OpNode& op) {
+  size_t limit = op.signature.empty() ? op.whole.end : op.signature.begin;
+  if (isSdyCollective(op.name)) {
+    size_t k = t.find("out_sharding", op.nameSpan.end);
+    if (k == std::string_view::npos || k >= limit)
+      return makeError(ErrorCode::kParse, "expected 'out_sharding' in '" + std::string(op.name) + "'",
+                       op.nameSpan.begin);
+    return bracketAfter(t, k, limit, op);
+  }
+  if (op.uses.empty())
+    return makeError(ErrorCode::kParse, "expected an operand of '" + std::string(op.name) + "'", op.whole.begin);
+  return bracketAfter(t, op.uses[0].span.end, limit, op);
+}
 
 std::string_view meshOpText(std::string_view t, const OpNode& op) {
   size_t end = op.loc.empty() ? op.whole.end : op.loc.begin;
@@ -66,24 +61,13 @@ Result<std::vector<ShardingSite>> shardingSites(const OpTree& tree, int module) 
       continue;
     }
     if (op.name == "sdy.manual_computation") {
-      SB_TRY(listAfter(t, op, i, "in_shardings", out));
-      SB_TRY(listAfter(t, op, i, "out_shardings", out));
+      SB_ASSIGN_OR_RETURN(ManualComputationParts parts, readManualComputation(t, op));
+      for (const TextSpan& s : parts.in) out.push_back({ShardingSite::kStripped, s, i});
+      for (const TextSpan& s : parts.out) out.push_back({ShardingSite::kStripped, s, i});
       continue;
     }
-    size_t limit = op.signature.empty() ? op.whole.end : op.signature.begin;
-    if (op.name == "sdy.sharding_constraint" || op.name == "sdy.reshard") {
-      if (op.uses.empty())
-        return makeError(ErrorCode::kParse, "expected an operand of '" + std::string(op.name) + "'", op.whole.begin);
-      SB_ASSIGN_OR_RETURN(TextSpan s, bracketAfter(t, op.uses[0].span.end, limit, op));
-      out.push_back({ShardingSite::kStripped, s, i});
-      continue;
-    }
-    if (isCollective(op.name)) {
-      size_t k = t.find("out_sharding", op.nameSpan.end);
-      if (k == std::string_view::npos || k >= limit)
-        return makeError(ErrorCode::kParse, "expected 'out_sharding' in '" + std::string(op.name) + "'",
-                         op.nameSpan.begin);
-      SB_ASSIGN_OR_RETURN(TextSpan s, bracketAfter(t, k, limit, op));
+    if (op.name == "sdy.sharding_constraint" || op.name == "sdy.reshard" || isSdyCollective(op.name)) {
+      SB_ASSIGN_OR_RETURN(TextSpan s, opShardingSpan(t, op));
       out.push_back({ShardingSite::kStripped, s, i});
       continue;
     }

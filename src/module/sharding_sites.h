@@ -29,6 +29,15 @@ struct ShardingSite {
 // cannot be found.
 Result<std::vector<ShardingSite>> shardingSites(const OpTree& tree, int module);
 
+// sdy.all_gather, sdy.all_slice, sdy.all_to_all, sdy.collective_permute,
+// sdy.reduce_scatter, sdy.all_reduce: the ops with an `out_sharding`.
+bool isSdyCollective(std::string_view name);
+
+// The `<...>` sharding of an sdy.sharding_constraint or sdy.reshard (after
+// its operand) or the `out_sharding=<...>` of a collective. Errors (kParse,
+// located at the op): no operand, no `out_sharding`, no `<...>`.
+Result<TextSpan> opShardingSpan(std::string_view t, const OpNode& op);
+
 // An `sdy.mesh` op's text without its trailing `loc(...)`, for
 // sdy::parseMeshSymbol.
 std::string_view meshOpText(std::string_view text, const OpNode& op);

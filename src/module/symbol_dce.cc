@@ -13,21 +13,6 @@
 #include "module/text_lex.h"
 
 namespace shardbridge::module {
-namespace {
-
-// The symbol name referred to at '@' at `p` (`@name` or `@"name"`).
-std::string_view symbolAt(std::string_view t, size_t p) {
-  size_t b = p + 1;
-  if (b < t.size() && t[b] == '"') {
-    size_t e = t.find('"', b + 1);
-    return e == std::string_view::npos ? std::string_view() : t.substr(b + 1, e - b - 1);
-  }
-  size_t e = b;
-  while (e < t.size() && module_lex::isIdentChar(t[e])) ++e;
-  return t.substr(b, e - b);
-}
-
-}  // namespace
 
 Status runSymbolDce(PassContext& ctx) {
   const OpTree& tree = ctx.tree;
@@ -52,7 +37,7 @@ Status runSymbolDce(PassContext& ctx) {
     std::unordered_map<int, std::vector<int>> referencedFrom;  // holder -> private functions it names
     for (size_t at = t.find('@', scope.begin); at != std::string_view::npos && at < scope.end;
          at = t.find('@', at + 1)) {
-      auto target = privateByName.find(symbolAt(t, at));
+      auto target = privateByName.find(module_lex::symbolAt(t, at));
       if (target == privateByName.end()) continue;
       auto holder = std::upper_bound(tops.begin(), tops.end(), at,
                                      [&](size_t v, int op) { return v < tree.ops[op].whole.begin; });

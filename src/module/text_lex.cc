@@ -158,4 +158,15 @@ std::string_view indentationAt(std::string_view t, size_t p) {
   return t.substr(b, e - b);
 }
 
+std::string_view symbolAt(std::string_view t, size_t p) {
+  size_t b = p + 1;
+  if (b < t.size() && t[b] == '"') {
+    size_t e = t.find('"', b + 1);
+    return e == std::string_view::npos ? std::string_view() : t.substr(b + 1, e - b - 1);
+  }
+  size_t e = b;
+  while (e < t.size() && isIdentChar(t[e])) ++e;
+  return t.substr(b, e - b);
+}
+
 }  // namespace shardbridge::module_lex

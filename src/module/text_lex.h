@@ -34,6 +34,10 @@ size_t skipBlanks(std::string_view t, size_t p);
 // At '%': past the value name (`%0`, `%arg0`, `%iterArg_1`), `#i` excluded.
 size_t skipValueName(std::string_view t, size_t p);
 
+// At '@': the symbol name after it, quotes stripped (`@mesh`, `@"a b"`);
+// empty when none follows.
+std::string_view symbolAt(std::string_view t, size_t p);
+
 // At '"': past the closing quote. Errors: an unterminated string literal.
 Result<size_t> skipString(std::string_view t, size_t p);
 

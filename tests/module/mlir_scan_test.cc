@@ -129,13 +129,15 @@ TEST_P(MlirScanErrors, LocatedError) {
 INSTANTIATE_TEST_SUITE_P(
     Rows, MlirScanErrors,
     ::testing::Values(
-        // Truncated: the last open bracket is named.
-        ErrorRow{"func.func @f(%a: tensor<f32>) {\n  return", "unexpected end of input: '{' opened here is not closed", 30},
+        // Truncated: the last open bracket is named (the op tree's
+        // messages, module/op_tree.h).
+        ErrorRow{"func.func @f(%a: tensor<f32>) {\n  return",
+                 "unexpected end of input: the region opened here is not closed", 30},
         ErrorRow{"module {\n  func.func @f(%a: tensor<f32", "unexpected end of input: '<' opened here is not closed", 34},
         ErrorRow{"func.func @f(%a: tensor<f32> {mhlo.sharding = \"{repl", "unterminated string literal", 46},
         ErrorRow{"func.func @f() {\n  %0 = foo.bar ) \n}", "unbalanced ')'", 32},
-        ErrorRow{"sdy.mesh @m <[\"x\"=2]>", "expected '=' after the mesh name, got '<'", 12},
-        ErrorRow{"func.func @f(%a tensor<f32>)", "expected ':' after the argument name, got 't'", 16},
+        ErrorRow{"sdy.mesh @m <[\"x\"=2]>", "expected 'sdy.mesh @name = <...>', got '<'", 12},
+        ErrorRow{"func.func @f(%a tensor<f32>)", "expected ':' after argument name, got 't'", 16},
         ErrorRow{"func.func @f(%a: tensor<f32> {mhlo.sharding = \"\\q\"})", "unknown escape in string literal", 47},
         ErrorRow{"func.func @f(%a: tensor<f32> {a = })", "expected attribute value, got '}'", 34},
         ErrorRow{"func.func @f(%a: tensor<f32> {1 = 2})", "expected attribute name, got '1'", 30}));
@@ -144,7 +146,7 @@ TEST(MlirScan, NestingIsBounded) {
   std::string text = "func.func @f() {\n  %0 = foo.op " + std::string(5000, '(') + "\n}";
   auto scan = scanMlir(text);
   ASSERT_FALSE(scan.has_value());
-  EXPECT_EQ(scan.error().message, "nesting deeper than 4096 levels");
+  EXPECT_EQ(scan.error().message, "brackets nested deeper than 512 levels");
 }
 
 }  // namespace

@@ -17,7 +17,9 @@
 // of a multi-result op (and as `shardbridge import` prints a tuple).
 //
 // MLIR modules (module/mlir_scan.h): one row per scanned sharding site.
-// `meshes` lists the module's own meshes (sdy.mesh ops, xla.sdy.meshes
+// A file with several modules lists each on its own (its meshes, its rows,
+// a mesh inferred over its own mhlo.sharding strings), rows and meshes
+// naming their module. `meshes` lists the module's own meshes (sdy.mesh ops, xla.sdy.meshes
 // entries) in text order. An sdy site (sdy.sharding, xla.sdy.sharding,
 // sdy.sharding_constraint, in_shardings, out_shardings) has its own text,
 // parsed, verified against those meshes (and the written value types) and
@@ -103,11 +105,15 @@ struct ListedSharding {
   // or empty with `error` saying why there is none.
   std::string sdy;
   std::string error;
+  // In an MLIR file with several modules, the module it is in: `@NAME`, or
+  // `#N` (1-based) for an unnamed one; empty otherwise.
+  std::string module;
 };
 
 struct ListedMesh {
   std::string name;  // without '@'
   sdy::MeshAttr mesh;
+  std::string module;  // as ListedSharding::module
 };
 
 struct Listing {
@@ -118,6 +124,9 @@ struct Listing {
   std::vector<ListedMesh> meshes;
   std::string meshError;  // why no mesh could be inferred; empty otherwise
   std::vector<ListedSharding> shardings;
+  // An MLIR file with several modules: each module's label (as
+  // ListedSharding::module), in text order; empty otherwise.
+  std::vector<std::string> modules;
 };
 
 struct ListOptions {
@@ -139,7 +148,8 @@ Result<Listing> listShardings(sdy::Context& ctx, std::string_view data,
                               const ListOptions& options = {});
 
 // The text form: one `sdy.mesh @NAME = <...>` line per mesh, then one line
-// per sharding with four tab-separated fields:
+// per sharding with four tab-separated fields (for a file with several
+// modules, this for each module after a `// module LABEL` line):
 //   LINE:COL <tab> PLACE <tab> HLO <tab> NAMED
 // LINE:COL is `-` for binary input; NAMED is `error: MESSAGE` when the row
 // has no named form. No field holds a tab or newline (they are printed as

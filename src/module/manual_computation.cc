@@ -1,0 +1,67 @@
+#include "module/manual_computation.h"
+
+#include "module/text_lex.h"
+
+namespace shardbridge::module {
+namespace {
+
+using module_lex::skipBalanced;
+using module_lex::skipBlanks;
+
+// Where the op's own syntax ends: its region (the body holds other ops'
+// keywords).
+size_t headerEnd(const OpNode& op) { return op.regions.empty() ? op.whole.end : op.regions[0].whole.begin; }
+
+// Past `key` and its `=`, at the value; errors name the key.
+Result<size_t> valueOf(std::string_view t, const OpNode& op, std::string_view key) {
+  size_t k = t.find(key, op.nameSpan.end);
+  if (k == std::string_view::npos || k >= headerEnd(op))
+    return makeError(ErrorCode::kParse, "expected '" + std::string(key) + "' in sdy.manual_computation",
+                     op.nameSpan.begin);
+  size_t p = skipBlanks(t, k + key.size());
+  if (p >= t.size() || t[p] != '=') return makeError(ErrorCode::kParse, "expected '='", p);
+  return skipBlanks(t, p + 1);
+}
+
+Result<std::vector<TextSpan>> shardingList(std::string_view t, const OpNode& op, std::string_view key) {
+  SB_ASSIGN_OR_RETURN(size_t p, valueOf(t, op, key));
+  if (p >= t.size() || t[p] != '[') return makeError(ErrorCode::kParse, "expected '['", p);
+  p = skipBlanks(t, p + 1);
+  std::vector<TextSpan> out;
+  while (p < t.size() && t[p] == '<') {
+    SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t, p));
+    out.push_back({p, e});
+    p = skipBlanks(t, e);
+    if (p < t.size() && t[p] == ',') p = skipBlanks(t, p + 1);
+  }
+  if (p >= t.size() || t[p] != ']')
+    return makeError(ErrorCode::kParse, "expected ']' to close " + std::string(key), p);
+  return out;
+}
+
+}  // namespace
+
+Result<ManualComputationParts> readManualComputation(std::string_view t, const OpNode& op) {
+  ManualComputationParts parts;
+  SB_ASSIGN_OR_RETURN(parts.in, shardingList(t, op, "in_shardings"));
+  SB_ASSIGN_OR_RETURN(parts.out, shardingList(t, op, "out_shardings"));
+  SB_ASSIGN_OR_RETURN(size_t p, valueOf(t, op, "manual_axes"));
+  if (p >= t.size() || t[p] != '{') return makeError(ErrorCode::kParse, "expected '{' after manual_axes", p);
+  SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t, p));
+  parts.axesSpan = {p, e};
+  for (size_t q = p + 1; q < e; ++q) {
+    if (t[q] != '"') continue;
+    SB_ASSIGN_OR_RETURN(size_t end, module_lex::skipString(t, q));
+    parts.axes.emplace_back(t.substr(q + 1, end - q - 2));
+    q = end - 1;
+  }
+  return parts;
+}
+
+std::string manualAxesAttr(const std::vector<std::string>& axes) {
+  std::string s = "#sdy<manual_axes{";
+  for (size_t i = 0; i < axes.size(); ++i) s += (i ? ", \"" : "\"") + axes[i] + "\"";
+  return s + "}>";
+}
+
+}  // namespace shardbridge::module

@@ -1,0 +1,33 @@
+// Reading an `sdy.manual_computation` op of the op tree:
+//   %r = sdy.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>]
+//        out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%b: tensor<4xf32>) { ... }
+// One reader for every pass that lowers, re-exports or lists it
+// (shard-map export, the round-trip shard-map export, sharding sites).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shardbridge/base/result.h"
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module {
+
+struct ManualComputationParts {
+  std::vector<TextSpan> in;   // each in-sharding's `<...>`
+  std::vector<TextSpan> out;  // each out-sharding's `<...>`
+  TextSpan axesSpan;          // manual_axes' `{...}`
+  std::vector<std::string> axes;  // the manual axes, in order, quotes stripped
+};
+
+// The parts of `op` (an sdy.manual_computation) in `t`, read between the op
+// name and its region. Errors (kParse, located): a missing `in_shardings`,
+// `out_shardings` or `manual_axes`, a missing `=`, `[`, `]` or `{`, an
+// unterminated string or unbalanced brackets.
+Result<ManualComputationParts> readManualComputation(std::string_view t, const OpNode& op);
+
+// `#sdy<manual_axes{"x", "y"}>`, as the export passes write the axes.
+std::string manualAxesAttr(const std::vector<std::string>& axes);
+
+}  // namespace shardbridge::module
