@@ -40,6 +40,17 @@ class TreeParser {
   // --- lexing ------------------------------------------------------------------
   void skipWs() { p_ = skipBlanks(t_, p_); }
   bool at(char c) const { return p_ < t_.size() && t_[p_] == c; }
+
+  // At a '{' that is the axes operand of an sdy op written
+  // `NAME [max|min|sum] {axes} %operand ...` (all_reduce,
+  // replicated_to_unreduced): only blanks or the reduction kind since the name.
+  bool isAxesOperand(const OpNode& node) const {
+    if (node.generic || (node.name != "sdy.all_reduce" && node.name != "sdy.replicated_to_unreduced")) return false;
+    std::string_view between = t_.substr(node.nameSpan.end, p_ - node.nameSpan.end);
+    while (!between.empty() && isBlank(between.front())) between.remove_prefix(1);
+    while (!between.empty() && isBlank(between.back())) between.remove_suffix(1);
+    return between.empty() || between == "max" || between == "min" || between == "sum";
+  }
   bool atWord(std::string_view w) const {
     return t_.substr(p_, w.size()) == w &&
            (p_ + w.size() >= t_.size() || !isIdentChar(t_[p_ + w.size()]));
@@ -452,7 +463,12 @@ class TreeParser {
           }
           break;
         case '{':
-          if (looksLikeDict(t_, p_)) {
+          if (isAxesOperand(node)) {
+            // `sdy.all_reduce {"x"} %0 ...`: the reduction axes, not an
+            // attribute dictionary (shardy/dialect/sdy/ir/ops.td formats).
+            SB_ASSIGN_OR_RETURN(size_t end, skipBalanced(t_, p_));
+            p_ = end;
+          } else if (looksLikeDict(t_, p_)) {
             AttrDictNode d;
             SB_TRY(dict(d));
             if (!node.dict.present() && local == 0) node.dict = std::move(d);

@@ -33,6 +33,7 @@ struct PassContext {
 using PassFn = Status (*)(PassContext&);
 
 // The passes, one file each (named after the upstream pass).
+Status runExportManualReductionCollectives(PassContext&);  // xla-sdy-stablehlo-export-manual-reduction-collectives
 Status runExportOps(PassContext&);            // xla-sdy-export-ops (export_ops.cc)
 Status runExportShardings(PassContext&);      // xla-sdy-stablehlo-export-shardings (export_shardings.cc)
 Status runShardMapExport(PassContext&);       // xla-sdy-stablehlo-round-trip-shard-map-export (shard_map_export.cc)

@@ -51,8 +51,7 @@ const PassOptionInfo kClearReverse = flagOption(
     "clear-reverse-op-sharding",
     "drop the sharding of every stablehlo.reverse whose operand has one");
 const PassOptionInfo kAllReduceScatter = flagOption(
-    "export-all-reduce-scatter", "lower every sdy.reduce_scatter to a manual reduce-scatter", "false",
-    "the manual-reduction-collectives lowering is not implemented yet; sdy.reduce_scatter exports as mhlo.copy");
+    "export-all-reduce-scatter", "lower every sdy.reduce_scatter to a manual reduce-scatter", "false");
 const PassOptionInfo kEraseManual = flagOption(
     "erase-manual-computations", "an older variant of the manual-computation export", "false",
     "not an option of the pinned upstream pipeline (docs/module.md); the pinned lowering is always used");
@@ -79,7 +78,8 @@ const std::vector<PassDef>& registry() {
                   {kV3, kKeepConstraints, kAddMissing, kSimplify, kClearReverse, kAllReduceScatter, kEraseManual,
                    kDedupFully}},
                  nullptr,
-                 {"xla-sdy-export-ops", "xla-sdy-stablehlo-round-trip-shard-map-export", "symbol-dce",
+                 {"xla-sdy-stablehlo-export-manual-reduction-collectives", "xla-sdy-export-ops",
+                  "xla-sdy-stablehlo-round-trip-shard-map-export", "symbol-dce",
                   "xla-sdy-stablehlo-export-shardings", "xla-sdy-stablehlo-round-trip-export-callback-custom-calls"}});
     // upstream sdy_round_trip/pipelines.cc; MLIR's canonicalize, its first
     // step, is not run (docs/module.md "Round-trip export"). Upstream runs
@@ -122,6 +122,13 @@ const std::vector<PassDef>& registry() {
                   false,
                   {kV3}},
                  runRoundTripExportShardyAttrs,
+                 {}});
+    d.push_back({{"xla-sdy-stablehlo-export-manual-reduction-collectives",
+                  "sdy.all_reduce / sdy.reduce_scatter of unreduced values as manual all-reduce / reduce-scatter "
+                  "collectives in a fully manual computation",
+                  false,
+                  {kAllReduceScatter}},
+                 runExportManualReductionCollectives,
                  {}});
     d.push_back({{"xla-sdy-export-ops", "sdy.constant, sharding constraints, reshards and collectives as "
                                         "StableHLO/MHLO ops", false, {kKeepConstraints}},

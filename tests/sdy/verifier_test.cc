@@ -677,7 +677,7 @@ TEST(VerifyTensorSharding, SubAxisRules) {
        "sub-axis next pre-size 6 doesn't divide the size of the full axis 16: \"c\":(3)2",
        path(Part::kDimAxis, 0, 0)},
       {"next pre-size past int64",
-       [kHuge](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", kHuge, 4)})}); },
+       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", kHuge, 4)})}); },
        "tensor<8xf32>", false,
        "sub-axis next pre-size 18446744073709551616 doesn't divide the size of the full axis "
        "16: \"c\":(4611686018427387904)4",
