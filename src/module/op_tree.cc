@@ -2,659 +2,424 @@
 
 #include <utility>
 
-#include "module/text_lex.h"
+#include "module/op_tree_parser.h"
 
 namespace shardbridge::module {
-namespace {
+namespace op_tree_detail {
 
-using namespace module_lex;
-
-// Ops whose leading `@name` defines a symbol of the enclosing symbol table.
-bool definesSymbol(std::string_view op) {
-  return op == "module" || op == "builtin.module" || op == "func.func" || op == "sdy.mesh";
+Result<AttrDictNode> TreeParser::dictAt(size_t at) {
+  p_ = at;
+  if (!this->at('{')) return parseError("expected '{' to begin an attribute dictionary, got " + describe(t_, p_), p_);
+  AttrDictNode d;
+  SB_TRY(dict(d));
+  return d;
 }
 
-class TreeParser {
- public:
-  explicit TreeParser(std::string_view text) : t_(text) { tree_.text = text; }
+Result<OpTree> TreeParser::run() {
+  if (t_.size() >= 4 && t_.substr(0, 4) == std::string_view("ML\xefR", 4))
+    return parseError(
+        "MLIR bytecode is not supported: convert it to text with mlir-opt or "
+        "stablehlo-translate first",
+        0);
+  SB_TRY(blockBody(-1, nullptr, 0));
+  return std::move(tree_);
+}
 
-  Result<AttrDictNode> dictAt(size_t at) {
-    p_ = at;
-    if (!this->at('{')) return parseError("expected '{' to begin an attribute dictionary, got " + describe(t_, p_), p_);
-    AttrDictNode d;
-    SB_TRY(dict(d));
-    return d;
-  }
-
-  Result<OpTree> run() {
-    if (t_.size() >= 4 && t_.substr(0, 4) == std::string_view("ML\xefR", 4))
-      return parseError(
-          "MLIR bytecode is not supported: convert it to text with mlir-opt or "
-          "stablehlo-translate first",
-          0);
-    SB_TRY(blockBody(-1, nullptr, 0));
-    return std::move(tree_);
-  }
-
- private:
-  // --- lexing ------------------------------------------------------------------
-  void skipWs() { p_ = skipBlanks(t_, p_); }
-  bool at(char c) const { return p_ < t_.size() && t_[p_] == c; }
-
-  // At a '{' that is the axes operand of an sdy op written
-  // `NAME [max|min|sum] {axes} %operand ...` (all_reduce,
-  // replicated_to_unreduced): only blanks or the reduction kind since the name.
-  bool isAxesOperand(const OpNode& node) const {
-    if (node.generic || (node.name != "sdy.all_reduce" && node.name != "sdy.replicated_to_unreduced")) return false;
-    std::string_view between = t_.substr(node.nameSpan.end, p_ - node.nameSpan.end);
-    while (!between.empty() && isBlank(between.front())) between.remove_prefix(1);
-    while (!between.empty() && isBlank(between.back())) between.remove_suffix(1);
-    return between.empty() || between == "max" || between == "min" || between == "sum";
-  }
-  bool atWord(std::string_view w) const {
-    return t_.substr(p_, w.size()) == w &&
-           (p_ + w.size() >= t_.size() || !isIdentChar(t_[p_ + w.size()]));
-  }
-  Status skipStr() {
-    SB_ASSIGN_OR_RETURN(p_, skipString(t_, p_));
-    return okStatus();
-  }
-  Status skipBal() {
-    SB_ASSIGN_OR_RETURN(p_, skipBalanced(t_, p_));
-    return okStatus();
-  }
-
-  // `{ key = value, unit, "quoted" = v }` at '{'.
-  Status dict(AttrDictNode& d) {
-    d.whole.begin = p_;
-    d.entries.clear();
-    ++p_;
-    while (true) {
-      skipWs();
-      if (at('}')) break;
-      AttrEntry e;
-      e.whole.begin = p_;
-      e.key.begin = p_;
-      if (at('"')) {
-        SB_TRY(skipStr());
-        e.key.end = p_;
-        e.name = t_.substr(e.key.begin + 1, e.key.size() - 2);
-      } else if (p_ < t_.size() && isIdentStart(t_[p_])) {
-        while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
-        e.key.end = p_;
-        e.name = e.key.in(t_);
-      } else {
-        return parseError("expected attribute name, got " + describe(t_, p_), p_);
-      }
-      e.whole.end = p_;
-      skipWs();
-      if (at('=')) {
-        ++p_;
-        skipWs();
-        e.value.begin = p_;
-        if (at(',') || at('}') || p_ >= t_.size())
-          return parseError("expected attribute value, got " + describe(t_, p_), p_);
-        SB_ASSIGN_OR_RETURN(size_t end, skipAttrValue(t_, p_));
-        p_ = end;
-        e.value.end = end;
-        e.whole.end = end;
-        skipWs();
-      }
-      d.entries.push_back(e);
-      if (at(',')) {
-        ++p_;
-        continue;
-      }
-      if (!at('}'))
-        return parseError("expected ',' or '}' in attribute dictionary, got " + describe(t_, p_), p_);
-      break;
-    }
-    ++p_;
-    d.whole.end = p_;
-    return okStatus();
-  }
-
-  // A type up to one of the stop bytes at depth 0 (`,` `)` `{` or `loc(`).
-  Result<TextSpan> typeRun() {
+// `{ key = value, unit, "quoted" = v }` at '{'.
+Status TreeParser::dict(AttrDictNode& d) {
+  d.whole.begin = p_;
+  d.entries.clear();
+  ++p_;
+  while (true) {
     skipWs();
-    size_t b = p_;
-    while (p_ < t_.size()) {
-      char c = t_[p_];
-      if (c == ',' || c == ')' || c == '{' || c == '}' || c == '\n' || c == '\r') break;
-      if (atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') break;
-      if (c == '<' || c == '(' || c == '[') {
-        SB_TRY(skipBal());
-      } else if (c == '"') {
-        SB_TRY(skipStr());
-      } else {
-        ++p_;
-      }
-    }
-    size_t e = p_;
-    while (e > b && isBlank(t_[e - 1])) --e;
-    if (e == b) return parseError("expected a type, got " + describe(t_, p_), p_);
-    return TextSpan{b, e};
-  }
-
-  void maybeLoc(TextSpan* out) {
-    size_t save = p_;
-    skipWs();
-    if (atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') {
-      size_t b = p_;
-      p_ += 3;
-      if (skipBal().has_value()) {
-        if (out) *out = {b, p_};
-        return;
-      }
-    }
-    p_ = save;
-  }
-
-  // `(%a: type {dict} loc(..), ...)` or, in a declaration, `(type {dict}, ...)`.
-  Status funcArgs(OpNode& op) {
-    ++p_;  // '('
-    skipWs();
-    if (at(')')) {
-      ++p_;
-      return okStatus();
-    }
-    while (true) {
-      skipWs();
-      ValueDef a;
-      if (at('%')) {
-        size_t b = p_;
-        p_ = skipValueName(t_, p_);
-        a.name = {b, p_};
-        skipWs();
-        if (!at(':')) return parseError("expected ':' after argument name, got " + describe(t_, p_), p_);
-        ++p_;
-      }
-      SB_ASSIGN_OR_RETURN(a.type, typeRun());
-      skipWs();
-      if (at('{')) SB_TRY(dict(a.dict));
-      maybeLoc(nullptr);
-      op.funcArgs.push_back(std::move(a));
-      skipWs();
-      if (at(',')) {
-        ++p_;
-        continue;
-      }
-      if (!at(')')) return parseError("expected ',' or ')' in argument list, got " + describe(t_, p_), p_);
-      ++p_;
-      return okStatus();
-    }
-  }
-
-  // `-> type` or `-> (type {dict}, ...)`.
-  Status funcResults(OpNode& op) {
-    skipWs();
-    if (!at('(')) {
-      FuncResult r;
-      SB_ASSIGN_OR_RETURN(r.type, typeRun());
-      op.funcResults.push_back(r);
-      return okStatus();
-    }
-    // `(` may also open a function type result `((a) -> b)`; read entries.
-    ++p_;
-    skipWs();
-    if (at(')')) {
-      ++p_;
-      return okStatus();
-    }
-    while (true) {
-      FuncResult r;
-      SB_ASSIGN_OR_RETURN(r.type, typeRun());
-      skipWs();
-      if (at('{')) SB_TRY(dict(r.dict));
-      maybeLoc(nullptr);
-      op.funcResults.push_back(r);
-      skipWs();
-      if (at(',')) {
-        ++p_;
-        continue;
-      }
-      if (!at(')')) return parseError("expected ',' or ')' in result list, got " + describe(t_, p_), p_);
-      ++p_;
-      return okStatus();
-    }
-  }
-
-  // The func.func header after its name: visibility, symbol, signature.
-  Status funcHeader(OpNode& op) {
-    skipWs();
-    for (std::string_view v : {"private", "public", "nested"}) {
-      if (atWord(v)) {
-        op.funcVisibility = {p_, p_ + v.size()};
-        p_ += v.size();
-        skipWs();
-        break;
-      }
-    }
-    if (!at('@')) return parseError("expected '@' function name, got " + describe(t_, p_), p_);
-    SB_TRY(symbol(op));
-    skipWs();
-    if (!at('(')) return parseError("expected '(' to begin the argument list, got " + describe(t_, p_), p_);
-    op.funcSignature.begin = p_;
-    SB_TRY(funcArgs(op));
-    op.funcSignature.end = p_;
-    size_t save = p_;
-    skipWs();
-    if (at('-') && p_ + 1 < t_.size() && t_[p_ + 1] == '>') {
-      p_ += 2;
-      SB_TRY(funcResults(op));
-      op.funcSignature.end = p_;
-    } else {
-      p_ = save;
-    }
-    return okStatus();
-  }
-
-  Status symbol(OpNode& op) {
-    size_t b = p_;
-    ++p_;
+    if (at('}')) break;
+    AttrEntry e;
+    e.whole.begin = p_;
+    e.key.begin = p_;
     if (at('"')) {
       SB_TRY(skipStr());
-      op.symbolName = t_.substr(b + 2, p_ - b - 3);
-    } else {
-      while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
-      op.symbolName = t_.substr(b + 1, p_ - b - 1);
-    }
-    op.symbol = {b, p_};
-    return okStatus();
-  }
-
-  // After a newline inside an op at depth 0: does the next line continue
-  // it? It does unless it starts what only a new statement (or the end of
-  // the block) starts: a result `%`, a generic op name `"`, a block label,
-  // a closer, a dialect-qualified op name, or one of the undotted op names
-  // MLIR prints (`return`, `call`, `module`, ...). So `cond {`, `} do {`,
-  // `reducer(...)`, `attributes {...}`, `: type` and `(types) -> type` lines
-  // of hand-wrapped ops stay in the op.
-  bool continuesOnNextLine(size_t q) const {
-    q = skipBlanks(t_, q);
-    if (q >= t_.size()) return false;
-    char c = t_[q];
-    if (c == '%' || c == '"' || c == '^' || c == '}' || c == ')' || c == ']' || c == '#' || c == '!') return false;
-    if (c == '{') return !(q + 1 < t_.size() && t_[q + 1] == '-');
-    if (!isIdentStart(c)) return true;
-    size_t e = q;
-    bool dotted = false;
-    while (e < t_.size() && isIdentChar(t_[e])) dotted |= t_[e++] == '.';
-    if (dotted) return false;
-    std::string_view word = t_.substr(q, e - q);
-    for (std::string_view op : {"return", "call", "call_indirect", "module", "constant",
-                                "unrealized_conversion_cast"})
-      if (word == op) return false;
-    return true;
-  }
-
-  // `sdy.mesh @name = <...>`, then at most an attribute dictionary and a
-  // location: what the passes that remove mesh ops may rely on.
-  Status checkMesh(const OpNode& node) {
-    size_t q = skipBlanks(t_, node.symbol.empty() ? node.nameSpan.end : node.symbol.end);
-    if (node.symbol.empty() || q >= t_.size() || t_[q] != '=')
-      return parseError("expected 'sdy.mesh @name = <...>', got " + describe(t_, q), q);
-    q = skipBlanks(t_, q + 1);
-    if (q >= t_.size() || t_[q] != '<') return parseError("expected '<' to begin the mesh, got " + describe(t_, q), q);
-    SB_ASSIGN_OR_RETURN(q, skipBalanced(t_, q));
-    q = skipBlanks(t_, q);
-    if (q < node.whole.end && t_[q] == '{') {
-      SB_ASSIGN_OR_RETURN(q, skipBalanced(t_, q));
-      q = skipBlanks(t_, q);
-    }
-    if (!node.loc.empty() && q == node.loc.begin) q = skipBlanks(t_, node.loc.end);
-    if (q < node.whole.end)
-      return parseError("expected the end of the sdy.mesh op after its mesh, got " + describe(t_, q), q);
-    return okStatus();
-  }
-
-  // One op at p_ (a statement start in a block).
-  Status op(int parent, int depth) {
-    if (depth > static_cast<int>(kMaxOpNesting))
-      return parseError("operations nested deeper than " + std::to_string(kMaxOpNesting) + " levels",
-                        p_);
-    int index = static_cast<int>(tree_.ops.size());
-    tree_.ops.emplace_back();
-    OpNode node;
-    node.parent = parent;
-    node.depth = depth;
-    node.whole.begin = p_;
-    if (at('%')) {
-      node.results.begin = p_;
-      while (true) {
-        ValueDef r;
-        size_t b = p_;
-        p_ = skipValueName(t_, p_);
-        r.name = {b, p_};
-        if (at(':')) {
-          ++p_;
-          size_t nb = p_;
-          int64_t n = 0;
-          while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9' && n < (1 << 20)) n = n * 10 + (t_[p_++] - '0');
-          if (p_ == nb || n <= 0) return parseError("expected a result count after ':'", nb);
-          r.count = static_cast<int>(n);
-        }
-        node.resultDefs.push_back(r);
-        node.results.end = p_;
-        skipWs();
-        if (at(',')) {
-          ++p_;
-          skipWs();
-          if (at('%')) continue;
-          return parseError("expected a result name after ',', got " + describe(t_, p_), p_);
-        }
-        break;
-      }
-      if (!at('=')) return parseError("expected '=' after the op results, got " + describe(t_, p_), p_);
-      ++p_;
-      skipWs();
-    }
-    node.nameSpan.begin = p_;
-    if (at('"')) {
-      SB_TRY(skipStr());
-      node.generic = true;
-      node.name = t_.substr(node.nameSpan.begin + 1, p_ - node.nameSpan.begin - 2);
+      e.key.end = p_;
+      e.name = t_.substr(e.key.begin + 1, e.key.size() - 2);
     } else if (p_ < t_.size() && isIdentStart(t_[p_])) {
       while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
-      node.name = t_.substr(node.nameSpan.begin, p_ - node.nameSpan.begin);
+      e.key.end = p_;
+      e.name = e.key.in(t_);
     } else {
-      return parseError("expected an operation name, got " + describe(t_, p_), p_);
+      return parseError("expected attribute name, got " + describe(t_, p_), p_);
     }
-    node.nameSpan.end = p_;
-    if (node.name == "func.func") SB_TRY(funcHeader(node));
-    SB_TRY(rest(node, index, depth));
-    if (node.name == "sdy.mesh" && !node.generic) SB_TRY(checkMesh(node));
-    node.line = wholeLines(t_, node.whole);
-    tree_.ops[index] = std::move(node);
-    return okStatus();
+    e.whole.end = p_;
+    skipWs();
+    if (at('=')) {
+      ++p_;
+      skipWs();
+      e.value.begin = p_;
+      if (at(',') || at('}') || p_ >= t_.size())
+        return parseError("expected attribute value, got " + describe(t_, p_), p_);
+      SB_ASSIGN_OR_RETURN(size_t end, skipAttrValue(t_, p_));
+      p_ = end;
+      e.value.end = end;
+      e.whole.end = end;
+      skipWs();
+    }
+    d.entries.push_back(e);
+    if (at(',')) {
+      ++p_;
+      continue;
+    }
+    if (!at('}'))
+      return parseError("expected ',' or '}' in attribute dictionary, got " + describe(t_, p_), p_);
+    break;
   }
+  ++p_;
+  d.whole.end = p_;
+  return okStatus();
+}
 
-  // The op's text after its name (and func header): operands, attributes,
-  // regions, signature, location; ends at a newline at the op's own depth
-  // that no continuation follows, or before a closer of the enclosing block.
-  Status rest(OpNode& node, int index, int depth) {
-    int local = 0;  // ( and [ nesting inside the op
-    bool inSignature = false;
-    size_t lastSig = 0;  // end of the signature's last token
-    std::vector<ValueDef> pendingArgs;  // custom-syntax block arguments `(%a: t)` before a region
-    size_t last = p_;    // end of the op's last token
+// One op at p_ (a statement start in a block).
+Status TreeParser::op(int parent, int depth) {
+  if (depth > static_cast<int>(kMaxOpNesting))
+    return parseError("operations nested deeper than " + std::to_string(kMaxOpNesting) + " levels",
+                      p_);
+  int index = static_cast<int>(tree_.ops.size());
+  tree_.ops.emplace_back();
+  OpNode node;
+  node.parent = parent;
+  node.depth = depth;
+  node.whole.begin = p_;
+  if (at('%')) {
+    node.results.begin = p_;
     while (true) {
-      // Blanks and comments; a newline at depth 0 may end the op.
-      size_t q = p_;
-      bool newline = false;
-      while (q < t_.size()) {
-        char c = t_[q];
-        if (c == '\n' || c == '\r') {
-          newline = true;
-          ++q;
-        } else if (isBlank(c)) {
-          ++q;
-        } else if (c == '/' && q + 1 < t_.size() && t_[q + 1] == '/') {
-          while (q < t_.size() && t_[q] != '\n') ++q;
-        } else {
-          break;
-        }
+      ValueDef r;
+      size_t b = p_;
+      p_ = skipValueName(t_, p_);
+      r.name = {b, p_};
+      if (at(':')) {
+        ++p_;
+        size_t nb = p_;
+        int64_t n = 0;
+        while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9' && n < (1 << 20)) n = n * 10 + (t_[p_++] - '0');
+        if (p_ == nb || n <= 0) return parseError("expected a result count after ':'", nb);
+        r.count = static_cast<int>(n);
       }
-      if (q >= t_.size()) break;
-      if (newline && local == 0) {
-        if (!continuesOnNextLine(q)) break;
-        // A continuation line (`reducer(...)`, `cond {`) is not part of the
-        // signature that ended the line before.
-        if (inSignature) {
-          inSignature = false;
-          node.signature.end = lastSig;
-        }
+      node.resultDefs.push_back(r);
+      node.results.end = p_;
+      skipWs();
+      if (at(',')) {
+        ++p_;
+        skipWs();
+        if (at('%')) continue;
+        return parseError("expected a result name after ',', got " + describe(t_, p_), p_);
       }
-      p_ = q;
-      char c = t_[p_];
-      if (local == 0 && (c == '}' || c == ')' || c == ']')) break;
-      if (local == 0 && inSignature && (c == '{' || (c == 'l' && atWord("loc")) || (c == 'a' && atWord("attributes")))) {
+      break;
+    }
+    if (!at('=')) return parseError("expected '=' after the op results, got " + describe(t_, p_), p_);
+    ++p_;
+    skipWs();
+  }
+  node.nameSpan.begin = p_;
+  if (at('"')) {
+    SB_TRY(skipStr());
+    node.generic = true;
+    node.name = t_.substr(node.nameSpan.begin + 1, p_ - node.nameSpan.begin - 2);
+  } else if (p_ < t_.size() && isIdentStart(t_[p_])) {
+    while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+    node.name = t_.substr(node.nameSpan.begin, p_ - node.nameSpan.begin);
+  } else {
+    return parseError("expected an operation name, got " + describe(t_, p_), p_);
+  }
+  node.nameSpan.end = p_;
+  if (node.name == "func.func") SB_TRY(funcHeader(node));
+  SB_TRY(rest(node, index, depth));
+  if (node.name == "sdy.mesh" && !node.generic) SB_TRY(checkMesh(node));
+  node.line = wholeLines(t_, node.whole);
+  tree_.ops[index] = std::move(node);
+  return okStatus();
+}
+
+// The op's text after its name (and func header): operands, attributes,
+// regions, signature, location; ends at a newline at the op's own depth
+// that no continuation follows, or before a closer of the enclosing block.
+Status TreeParser::rest(OpNode& node, int index, int depth) {
+  int local = 0;  // ( and [ nesting inside the op
+  bool inSignature = false;
+  size_t lastSig = 0;  // end of the signature's last token
+  std::vector<ValueDef> pendingArgs;  // custom-syntax block arguments `(%a: t)` before a region
+  size_t last = p_;    // end of the op's last token
+  while (true) {
+    // Blanks and comments; a newline at depth 0 may end the op.
+    size_t q = p_;
+    bool newline = false;
+    while (q < t_.size()) {
+      char c = t_[q];
+      if (c == '\n' || c == '\r') {
+        newline = true;
+        ++q;
+      } else if (isBlank(c)) {
+        ++q;
+      } else if (c == '/' && q + 1 < t_.size() && t_[q + 1] == '/') {
+        while (q < t_.size() && t_[q] != '\n') ++q;
+      } else {
+        break;
+      }
+    }
+    if (q >= t_.size()) break;
+    if (newline && local == 0) {
+      if (!continuesOnNextLine(q)) break;
+      // A continuation line (`reducer(...)`, `cond {`) is not part of the
+      // signature that ended the line before.
+      if (inSignature) {
         inSignature = false;
         node.signature.end = lastSig;
       }
-      switch (c) {
-        case '"':
-          SB_TRY(skipStr());
+    }
+    p_ = q;
+    char c = t_[p_];
+    if (local == 0 && (c == '}' || c == ')' || c == ']')) break;
+    if (local == 0 && inSignature && (c == '{' || (c == 'l' && atWord("loc")) || (c == 'a' && atWord("attributes")))) {
+      inSignature = false;
+      node.signature.end = lastSig;
+    }
+    switch (c) {
+      case '"':
+        SB_TRY(skipStr());
+        break;
+      case '%': {
+        size_t b = p_;
+        p_ = skipValueName(t_, p_);
+        TextSpan name{b, p_};
+        if (at(':') && p_ + 1 < t_.size() && !(t_[p_ + 1] >= '0' && t_[p_ + 1] <= '9')) {
+          // `%a: type` — a block argument of the region that follows.
+          ++p_;
+          ValueDef a;
+          a.name = name;
+          SB_ASSIGN_OR_RETURN(a.type, typeRun());
+          maybeLoc(nullptr);
+          pendingArgs.push_back(a);
           break;
-        case '%': {
+        }
+        size_t save = p_;
+        skipWs();
+        if (at('=') && !(p_ + 1 < t_.size() && t_[p_ + 1] == '=')) {
+          // `%iterArg = %init` (stablehlo.while): defines a block argument.
+          ValueDef a;
+          a.name = name;
+          pendingArgs.push_back(a);
+          ++p_;
+          break;
+        }
+        p_ = save;
+        ValueUse u;
+        u.name = name.in(t_);
+        if (at('#')) {
+          ++p_;
+          int n = 0;
+          while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9' && n < (1 << 24)) n = n * 10 + (t_[p_++] - '0');
+          u.index = n;
+        }
+        u.span = {b, p_};
+        node.uses.push_back(u);
+        break;
+      }
+      case '@':
+        if (node.symbol.empty()) {
+          SB_TRY(symbol(node));
+        } else {
+          ++p_;
+          if (at('"')) SB_TRY(skipStr());
+          else while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+        }
+        break;
+      case '{':
+        if (isAxesOperand(node)) {
+          // `sdy.all_reduce {"x"} %0 ...`: the reduction axes, not an
+          // attribute dictionary (shardy/dialect/sdy/ir/ops.td formats).
+          SB_ASSIGN_OR_RETURN(size_t end, skipBalanced(t_, p_));
+          p_ = end;
+        } else if (looksLikeDict(t_, p_)) {
+          AttrDictNode d;
+          SB_TRY(dict(d));
+          if (!node.dict.present() && local == 0) node.dict = std::move(d);
+        } else {
+          SB_TRY(region(node, index, depth, pendingArgs));
+          pendingArgs.clear();
+        }
+        break;
+      case '(':
+      case '[':
+        if (++local > static_cast<int>(kMaxOpNesting))
+          return parseError("brackets nested deeper than " + std::to_string(kMaxOpNesting) + " levels", p_);
+        ++p_;
+        break;
+      case ')':
+      case ']':
+        --local;
+        ++p_;
+        break;
+      case '<':
+        if (p_ + 1 < t_.size() && t_[p_ + 1] == '=') {
+          p_ += 2;
+        } else {
           size_t b = p_;
-          p_ = skipValueName(t_, p_);
-          TextSpan name{b, p_};
-          if (at(':') && p_ + 1 < t_.size() && !(t_[p_ + 1] >= '0' && t_[p_ + 1] <= '9')) {
-            // `%a: type` — a block argument of the region that follows.
-            ++p_;
-            ValueDef a;
-            a.name = name;
-            SB_ASSIGN_OR_RETURN(a.type, typeRun());
-            maybeLoc(nullptr);
-            pendingArgs.push_back(a);
-            break;
-          }
-          size_t save = p_;
-          skipWs();
-          if (at('=') && !(p_ + 1 < t_.size() && t_[p_ + 1] == '=')) {
-            // `%iterArg = %init` (stablehlo.while): defines a block argument.
-            ValueDef a;
-            a.name = name;
-            pendingArgs.push_back(a);
-            ++p_;
-            break;
-          }
-          p_ = save;
-          ValueUse u;
-          u.name = name.in(t_);
-          if (at('#')) {
-            ++p_;
-            int n = 0;
-            while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9' && n < (1 << 24)) n = n * 10 + (t_[p_++] - '0');
-            u.index = n;
-          }
-          u.span = {b, p_};
-          node.uses.push_back(u);
-          break;
+          SB_TRY(skipBal());
+          if (node.generic && local == 0 && b + 1 < t_.size() && t_[b + 1] == '{' && node.properties.empty())
+            node.properties = {b, p_};
         }
-        case '@':
-          if (node.symbol.empty()) {
-            SB_TRY(symbol(node));
-          } else {
-            ++p_;
-            if (at('"')) SB_TRY(skipStr());
-            else while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
-          }
-          break;
-        case '{':
-          if (isAxesOperand(node)) {
-            // `sdy.all_reduce {"x"} %0 ...`: the reduction axes, not an
-            // attribute dictionary (shardy/dialect/sdy/ir/ops.td formats).
-            SB_ASSIGN_OR_RETURN(size_t end, skipBalanced(t_, p_));
-            p_ = end;
-          } else if (looksLikeDict(t_, p_)) {
-            AttrDictNode d;
-            SB_TRY(dict(d));
-            if (!node.dict.present() && local == 0) node.dict = std::move(d);
-          } else {
-            SB_TRY(region(node, index, depth, pendingArgs));
-            pendingArgs.clear();
-          }
-          break;
-        case '(':
-        case '[':
-          if (++local > static_cast<int>(kMaxOpNesting))
-            return parseError("brackets nested deeper than " + std::to_string(kMaxOpNesting) + " levels", p_);
+        break;
+      case ':':
+        if (local == 0 && !inSignature) {
+          inSignature = true;
+          node.signature.begin = p_;
+        }
+        ++p_;
+        break;
+      case '-':
+        p_ += (p_ + 1 < t_.size() && t_[p_ + 1] == '>') ? 2 : 1;
+        break;
+      default:
+        if (local == 0 && c == 'l' && atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') {
+          size_t b = p_;
+          p_ += 3;
+          SB_TRY(skipBal());
+          node.loc = {b, p_};
+        } else if (isIdentStart(c)) {
+          while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+        } else {
           ++p_;
-          break;
-        case ')':
-        case ']':
-          --local;
-          ++p_;
-          break;
-        case '<':
-          if (p_ + 1 < t_.size() && t_[p_ + 1] == '=') {
-            p_ += 2;
-          } else {
-            size_t b = p_;
-            SB_TRY(skipBal());
-            if (node.generic && local == 0 && b + 1 < t_.size() && t_[b + 1] == '{' && node.properties.empty())
-              node.properties = {b, p_};
-          }
-          break;
-        case ':':
-          if (local == 0 && !inSignature) {
-            inSignature = true;
-            node.signature.begin = p_;
-          }
-          ++p_;
-          break;
-        case '-':
-          p_ += (p_ + 1 < t_.size() && t_[p_ + 1] == '>') ? 2 : 1;
-          break;
-        default:
-          if (local == 0 && c == 'l' && atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') {
-            size_t b = p_;
-            p_ += 3;
-            SB_TRY(skipBal());
-            node.loc = {b, p_};
-          } else if (isIdentStart(c)) {
-            while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
-          } else {
-            ++p_;
-          }
-          break;
-      }
-      last = p_;
-      if (inSignature) lastSig = p_;
+        }
+        break;
     }
-    if (inSignature) node.signature.end = lastSig;
-    if (local != 0) return parseError("unbalanced brackets in operation '" + std::string(node.name) + "'", node.whole.begin);
-    p_ = last;
-    node.whole.end = last;
-    return okStatus();
+    last = p_;
+    if (inSignature) lastSig = p_;
   }
+  if (inSignature) node.signature.end = lastSig;
+  if (local != 0) return parseError("unbalanced brackets in operation '" + std::string(node.name) + "'", node.whole.begin);
+  p_ = last;
+  node.whole.end = last;
+  return okStatus();
+}
 
-  Status region(OpNode& node, int index, int depth, std::vector<ValueDef>& pendingArgs) {
-    // Entry block arguments are written before the region (custom syntax)
-    // or, for a function, in its signature.
-    std::vector<ValueDef> entryArgs =
-        node.name == "func.func" && node.regions.empty() ? node.funcArgs : std::move(pendingArgs);
-    Region built;
-    built.whole.begin = p_;
-    ++p_;
-    SB_TRY(blockBody(index, &built, depth + 1, std::move(entryArgs)));
-    if (!at('}')) return parseError("expected '}' to close the region, got " + describe(t_, p_), p_);
-    ++p_;
-    built.whole.end = p_;
-    node.regions.push_back(std::move(built));
-    return okStatus();
-  }
+Status TreeParser::region(OpNode& node, int index, int depth, std::vector<ValueDef>& pendingArgs) {
+  // Entry block arguments are written before the region (custom syntax)
+  // or, for a function, in its signature.
+  std::vector<ValueDef> entryArgs =
+      node.name == "func.func" && node.regions.empty() ? node.funcArgs : std::move(pendingArgs);
+  Region built;
+  built.whole.begin = p_;
+  ++p_;
+  SB_TRY(blockBody(index, &built, depth + 1, std::move(entryArgs)));
+  if (!at('}')) return parseError("expected '}' to close the region, got " + describe(t_, p_), p_);
+  ++p_;
+  built.whole.end = p_;
+  node.regions.push_back(std::move(built));
+  return okStatus();
+}
 
-  // Statements of a block list until '}' (or the end of input at top level).
-  Status blockBody(int parent, Region* region, int depth, std::vector<ValueDef> entryArgs = {}) {
-    Block current;
-    current.whole.begin = p_;
-    current.arguments = std::move(entryArgs);
-    bool any = false;
-    auto flush = [&](size_t end) {
-      current.whole.end = end;
-      if (region && (any || !current.ops.empty() || !current.label.empty() || region->blocks.empty()))
-        region->blocks.push_back(std::move(current));
+// Statements of a block list until '}' (or the end of input at top level).
+Status TreeParser::blockBody(int parent, Region* region, int depth, std::vector<ValueDef> entryArgs) {
+  Block current;
+  current.whole.begin = p_;
+  current.arguments = std::move(entryArgs);
+  bool any = false;
+  auto flush = [&](size_t end) {
+    current.whole.end = end;
+    if (region && (any || !current.ops.empty() || !current.label.empty() || region->blocks.empty()))
+      region->blocks.push_back(std::move(current));
+    current = Block();
+    any = false;
+  };
+  while (true) {
+    skipWs();
+    if (p_ >= t_.size()) {
+      if (region) return parseError("unexpected end of input: the region opened here is not closed",
+                                    region->whole.begin);
+      break;
+    }
+    char c = t_[p_];
+    if (c == '}') {
+      if (!region) return parseError("unbalanced '}'", p_);
+      break;
+    }
+    if (c == ')' || c == ']') return parseError(std::string("unbalanced '") + c + "'", p_);
+    if (c == '^') {
+      // A label starts a block; the implicit entry block before it exists
+      // only when it holds ops.
+      if (region && any) flush(p_);
       current = Block();
-      any = false;
-    };
-    while (true) {
+      current.whole.begin = p_;
+      size_t b = p_;
+      ++p_;
+      while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
       skipWs();
-      if (p_ >= t_.size()) {
-        if (region) return parseError("unexpected end of input: the region opened here is not closed",
-                                      region->whole.begin);
-        break;
-      }
-      char c = t_[p_];
-      if (c == '}') {
-        if (!region) return parseError("unbalanced '}'", p_);
-        break;
-      }
-      if (c == ')' || c == ']') return parseError(std::string("unbalanced '") + c + "'", p_);
-      if (c == '^') {
-        // A label starts a block; the implicit entry block before it exists
-        // only when it holds ops.
-        if (region && any) flush(p_);
-        current = Block();
-        current.whole.begin = p_;
-        size_t b = p_;
+      if (at('(')) {
         ++p_;
-        while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
-        skipWs();
-        if (at('(')) {
+        while (true) {
+          skipWs();
+          if (at(')')) {
+            ++p_;
+            break;
+          }
+          if (!at('%')) return parseError("expected a block argument, got " + describe(t_, p_), p_);
+          ValueDef a;
+          size_t nb = p_;
+          p_ = skipValueName(t_, p_);
+          a.name = {nb, p_};
+          skipWs();
+          if (!at(':')) return parseError("expected ':' after block argument, got " + describe(t_, p_), p_);
           ++p_;
-          while (true) {
-            skipWs();
-            if (at(')')) {
-              ++p_;
-              break;
-            }
-            if (!at('%')) return parseError("expected a block argument, got " + describe(t_, p_), p_);
-            ValueDef a;
-            size_t nb = p_;
-            p_ = skipValueName(t_, p_);
-            a.name = {nb, p_};
-            skipWs();
-            if (!at(':')) return parseError("expected ':' after block argument, got " + describe(t_, p_), p_);
-            ++p_;
-            SB_ASSIGN_OR_RETURN(a.type, typeRun());
-            maybeLoc(nullptr);
-            current.arguments.push_back(a);
-            skipWs();
-            if (at(',')) ++p_;
-          }
+          SB_ASSIGN_OR_RETURN(a.type, typeRun());
+          maybeLoc(nullptr);
+          current.arguments.push_back(a);
+          skipWs();
+          if (at(',')) ++p_;
         }
-        skipWs();
-        if (!at(':')) return parseError("expected ':' after block label, got " + describe(t_, p_), p_);
-        ++p_;
-        current.label = {b, p_};
-        any = true;
-        continue;
       }
-      if (!region && (c == '#' || c == '!')) {
-        // `#alias = ...` / `!alias = ...` to the end of its line.
-        size_t b = p_;
-        while (p_ < t_.size() && t_[p_] != '\n' && t_[p_] != '\r') {
-          if (t_[p_] == '"') {
-            SB_TRY(skipStr());
-          } else if (t_[p_] == '(' || t_[p_] == '<' || t_[p_] == '[' || t_[p_] == '{') {
-            SB_TRY(skipBal());
-          } else if (t_[p_] == ')' || t_[p_] == ']' || t_[p_] == '}') {
-            return parseError(std::string("unbalanced '") + t_[p_] + "'", p_);
-          } else {
-            ++p_;
-          }
-        }
-        tree_.aliases.push_back({b, p_});
-        continue;
-      }
-      if (c == '{' && p_ + 1 < t_.size() && t_[p_ + 1] == '-') {
-        // `{-# external_resources ... #-}` file metadata.
-        size_t e = t_.find("#-}", p_);
-        if (e == std::string_view::npos) return parseError("unterminated '{-#' metadata", p_);
-        p_ = e + 3;
-        continue;
-      }
-      int index = static_cast<int>(tree_.ops.size());
-      size_t before = p_;
-      SB_TRY(op(parent, depth));
-      if (p_ == before) return parseError("expected an operation, got " + describe(t_, p_), p_);
-      if (region) current.ops.push_back(index);
-      else tree_.topLevel.push_back(index);
+      skipWs();
+      if (!at(':')) return parseError("expected ':' after block label, got " + describe(t_, p_), p_);
+      ++p_;
+      current.label = {b, p_};
       any = true;
+      continue;
     }
-    if (region) flush(p_);
-    return okStatus();
+    if (!region && (c == '#' || c == '!')) {
+      // `#alias = ...` / `!alias = ...` to the end of its line.
+      size_t b = p_;
+      while (p_ < t_.size() && t_[p_] != '\n' && t_[p_] != '\r') {
+        if (t_[p_] == '"') {
+          SB_TRY(skipStr());
+        } else if (t_[p_] == '(' || t_[p_] == '<' || t_[p_] == '[' || t_[p_] == '{') {
+          SB_TRY(skipBal());
+        } else if (t_[p_] == ')' || t_[p_] == ']' || t_[p_] == '}') {
+          return parseError(std::string("unbalanced '") + t_[p_] + "'", p_);
+        } else {
+          ++p_;
+        }
+      }
+      tree_.aliases.push_back({b, p_});
+      continue;
+    }
+    if (c == '{' && p_ + 1 < t_.size() && t_[p_ + 1] == '-') {
+      // `{-# external_resources ... #-}` file metadata.
+      size_t e = t_.find("#-}", p_);
+      if (e == std::string_view::npos) return parseError("unterminated '{-#' metadata", p_);
+      p_ = e + 3;
+      continue;
+    }
+    int index = static_cast<int>(tree_.ops.size());
+    size_t before = p_;
+    SB_TRY(op(parent, depth));
+    if (p_ == before) return parseError("expected an operation, got " + describe(t_, p_), p_);
+    if (region) current.ops.push_back(index);
+    else tree_.topLevel.push_back(index);
+    any = true;
   }
+  if (region) flush(p_);
+  return okStatus();
+}
 
-  std::string_view t_;
-  size_t p_ = 0;
-  OpTree tree_;
-};
+}  // namespace op_tree_detail
 
-}  // namespace
+using op_tree_detail::definesSymbol;
+using op_tree_detail::TreeParser;
 
 std::vector<int> OpTree::modules() const {
   std::vector<int> out;

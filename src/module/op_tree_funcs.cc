@@ -1,0 +1,201 @@
+// The op tree's parser, the parts for func.func headers (arguments with
+// their dictionaries, results), symbols, types and `loc(...)` tails.
+#include "module/op_tree_parser.h"
+
+namespace shardbridge::module::op_tree_detail {
+
+// A type up to one of the stop bytes at depth 0 (`,` `)` `{` or `loc(`).
+Result<TextSpan> TreeParser::typeRun() {
+  skipWs();
+  size_t b = p_;
+  while (p_ < t_.size()) {
+    char c = t_[p_];
+    if (c == ',' || c == ')' || c == '{' || c == '}' || c == '\n' || c == '\r') break;
+    if (atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') break;
+    if (c == '<' || c == '(' || c == '[') {
+      SB_TRY(skipBal());
+    } else if (c == '"') {
+      SB_TRY(skipStr());
+    } else {
+      ++p_;
+    }
+  }
+  size_t e = p_;
+  while (e > b && isBlank(t_[e - 1])) --e;
+  if (e == b) return parseError("expected a type, got " + describe(t_, p_), p_);
+  return TextSpan{b, e};
+}
+
+void TreeParser::maybeLoc(TextSpan* out) {
+  size_t save = p_;
+  skipWs();
+  if (atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') {
+    size_t b = p_;
+    p_ += 3;
+    if (skipBal().has_value()) {
+      if (out) *out = {b, p_};
+      return;
+    }
+  }
+  p_ = save;
+}
+
+// `(%a: type {dict} loc(..), ...)` or, in a declaration, `(type {dict}, ...)`.
+Status TreeParser::funcArgs(OpNode& op) {
+  ++p_;  // '('
+  skipWs();
+  if (at(')')) {
+    ++p_;
+    return okStatus();
+  }
+  while (true) {
+    skipWs();
+    ValueDef a;
+    if (at('%')) {
+      size_t b = p_;
+      p_ = skipValueName(t_, p_);
+      a.name = {b, p_};
+      skipWs();
+      if (!at(':')) return parseError("expected ':' after argument name, got " + describe(t_, p_), p_);
+      ++p_;
+    }
+    SB_ASSIGN_OR_RETURN(a.type, typeRun());
+    skipWs();
+    if (at('{')) SB_TRY(dict(a.dict));
+    maybeLoc(nullptr);
+    op.funcArgs.push_back(std::move(a));
+    skipWs();
+    if (at(',')) {
+      ++p_;
+      continue;
+    }
+    if (!at(')')) return parseError("expected ',' or ')' in argument list, got " + describe(t_, p_), p_);
+    ++p_;
+    return okStatus();
+  }
+}
+
+// `-> type` or `-> (type {dict}, ...)`.
+Status TreeParser::funcResults(OpNode& op) {
+  skipWs();
+  if (!at('(')) {
+    FuncResult r;
+    SB_ASSIGN_OR_RETURN(r.type, typeRun());
+    op.funcResults.push_back(r);
+    return okStatus();
+  }
+  // `(` may also open a function type result `((a) -> b)`; read entries.
+  ++p_;
+  skipWs();
+  if (at(')')) {
+    ++p_;
+    return okStatus();
+  }
+  while (true) {
+    FuncResult r;
+    SB_ASSIGN_OR_RETURN(r.type, typeRun());
+    skipWs();
+    if (at('{')) SB_TRY(dict(r.dict));
+    maybeLoc(nullptr);
+    op.funcResults.push_back(r);
+    skipWs();
+    if (at(',')) {
+      ++p_;
+      continue;
+    }
+    if (!at(')')) return parseError("expected ',' or ')' in result list, got " + describe(t_, p_), p_);
+    ++p_;
+    return okStatus();
+  }
+}
+
+// The func.func header after its name: visibility, symbol, signature.
+Status TreeParser::funcHeader(OpNode& op) {
+  skipWs();
+  for (std::string_view v : {"private", "public", "nested"}) {
+    if (atWord(v)) {
+      op.funcVisibility = {p_, p_ + v.size()};
+      p_ += v.size();
+      skipWs();
+      break;
+    }
+  }
+  if (!at('@')) return parseError("expected '@' function name, got " + describe(t_, p_), p_);
+  SB_TRY(symbol(op));
+  skipWs();
+  if (!at('(')) return parseError("expected '(' to begin the argument list, got " + describe(t_, p_), p_);
+  op.funcSignature.begin = p_;
+  SB_TRY(funcArgs(op));
+  op.funcSignature.end = p_;
+  size_t save = p_;
+  skipWs();
+  if (at('-') && p_ + 1 < t_.size() && t_[p_ + 1] == '>') {
+    p_ += 2;
+    SB_TRY(funcResults(op));
+    op.funcSignature.end = p_;
+  } else {
+    p_ = save;
+  }
+  return okStatus();
+}
+
+Status TreeParser::symbol(OpNode& op) {
+  size_t b = p_;
+  ++p_;
+  if (at('"')) {
+    SB_TRY(skipStr());
+    op.symbolName = t_.substr(b + 2, p_ - b - 3);
+  } else {
+    while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+    op.symbolName = t_.substr(b + 1, p_ - b - 1);
+  }
+  op.symbol = {b, p_};
+  return okStatus();
+}
+
+// After a newline inside an op at depth 0: does the next line continue
+// it? It does unless it starts what only a new statement (or the end of
+// the block) starts: a result `%`, a generic op name `"`, a block label,
+// a closer, a dialect-qualified op name, or one of the undotted op names
+// MLIR prints (`return`, `call`, `module`, ...). So `cond {`, `} do {`,
+// `reducer(...)`, `attributes {...}`, `: type` and `(types) -> type` lines
+// of hand-wrapped ops stay in the op.
+bool TreeParser::continuesOnNextLine(size_t q) const {
+  q = skipBlanks(t_, q);
+  if (q >= t_.size()) return false;
+  char c = t_[q];
+  if (c == '%' || c == '"' || c == '^' || c == '}' || c == ')' || c == ']' || c == '#' || c == '!') return false;
+  if (c == '{') return !(q + 1 < t_.size() && t_[q + 1] == '-');
+  if (!isIdentStart(c)) return true;
+  size_t e = q;
+  bool dotted = false;
+  while (e < t_.size() && isIdentChar(t_[e])) dotted |= t_[e++] == '.';
+  if (dotted) return false;
+  std::string_view word = t_.substr(q, e - q);
+  for (std::string_view op : {"return", "call", "call_indirect", "module", "constant",
+                              "unrealized_conversion_cast"})
+    if (word == op) return false;
+  return true;
+}
+
+// `sdy.mesh @name = <...>`, then at most an attribute dictionary and a
+// location: what the passes that remove mesh ops may rely on.
+Status TreeParser::checkMesh(const OpNode& node) {
+  size_t q = skipBlanks(t_, node.symbol.empty() ? node.nameSpan.end : node.symbol.end);
+  if (node.symbol.empty() || q >= t_.size() || t_[q] != '=')
+    return parseError("expected 'sdy.mesh @name = <...>', got " + describe(t_, q), q);
+  q = skipBlanks(t_, q + 1);
+  if (q >= t_.size() || t_[q] != '<') return parseError("expected '<' to begin the mesh, got " + describe(t_, q), q);
+  SB_ASSIGN_OR_RETURN(q, skipBalanced(t_, q));
+  q = skipBlanks(t_, q);
+  if (q < node.whole.end && t_[q] == '{') {
+    SB_ASSIGN_OR_RETURN(q, skipBalanced(t_, q));
+    q = skipBlanks(t_, q);
+  }
+  if (!node.loc.empty() && q == node.loc.begin) q = skipBlanks(t_, node.loc.end);
+  if (q < node.whole.end)
+    return parseError("expected the end of the sdy.mesh op after its mesh, got " + describe(t_, q), q);
+  return okStatus();
+}
+
+}  // namespace shardbridge::module::op_tree_detail

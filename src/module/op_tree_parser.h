@@ -1,0 +1,73 @@
+// The op tree's parser (op_tree.h), shared by op_tree.cc (ops, regions,
+// blocks, dictionaries) and op_tree_funcs.cc (func.func headers, symbols,
+// types, `loc(...)`). Internal to src/module/.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "module/text_lex.h"
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module::op_tree_detail {
+
+using namespace module_lex;
+
+// Ops whose leading `@name` defines a symbol of the enclosing symbol table.
+inline bool definesSymbol(std::string_view op) {
+  return op == "module" || op == "builtin.module" || op == "func.func" || op == "sdy.mesh";
+}
+
+class TreeParser {
+ public:
+  explicit TreeParser(std::string_view text) : t_(text) { tree_.text = text; }
+  Result<AttrDictNode> dictAt(size_t at);
+  Result<OpTree> run();
+
+ private:
+  // --- lexing ------------------------------------------------------------------
+  void skipWs() { p_ = skipBlanks(t_, p_); }
+  bool at(char c) const { return p_ < t_.size() && t_[p_] == c; }
+
+  // At a '{' that is the axes operand of an sdy op written
+  // `NAME [max|min|sum] {axes} %operand ...` (all_reduce,
+  // replicated_to_unreduced): only blanks or the reduction kind since the name.
+  bool isAxesOperand(const OpNode& node) const {
+    if (node.generic || (node.name != "sdy.all_reduce" && node.name != "sdy.replicated_to_unreduced")) return false;
+    std::string_view between = t_.substr(node.nameSpan.end, p_ - node.nameSpan.end);
+    while (!between.empty() && isBlank(between.front())) between.remove_prefix(1);
+    while (!between.empty() && isBlank(between.back())) between.remove_suffix(1);
+    return between.empty() || between == "max" || between == "min" || between == "sum";
+  }
+  bool atWord(std::string_view w) const {
+    return t_.substr(p_, w.size()) == w &&
+           (p_ + w.size() >= t_.size() || !isIdentChar(t_[p_ + w.size()]));
+  }
+  Status skipStr() {
+    SB_ASSIGN_OR_RETURN(p_, skipString(t_, p_));
+    return okStatus();
+  }
+  Status skipBal() {
+    SB_ASSIGN_OR_RETURN(p_, skipBalanced(t_, p_));
+    return okStatus();
+  }
+  Status dict(AttrDictNode& d);
+  Result<TextSpan> typeRun();
+  void maybeLoc(TextSpan* out);
+  Status funcArgs(OpNode& op);
+  Status funcResults(OpNode& op);
+  Status funcHeader(OpNode& op);
+  Status symbol(OpNode& op);
+  bool continuesOnNextLine(size_t q) const;
+  Status checkMesh(const OpNode& node);
+  Status op(int parent, int depth);
+  Status rest(OpNode& node, int index, int depth);
+  Status region(OpNode& node, int index, int depth, std::vector<ValueDef>& pendingArgs);
+  Status blockBody(int parent, Region* region, int depth, std::vector<ValueDef> entryArgs = {});
+
+  std::string_view t_;
+  size_t p_ = 0;
+  OpTree tree_;
+};
+
+}  // namespace shardbridge::module::op_tree_detail
