@@ -4,7 +4,6 @@
 #include <variant>
 
 #include "cli_util.h"
-#include "losses.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
 #include "shardbridge/proto/sharding_input.h"
@@ -90,8 +89,7 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     explained = view::explainHloSharding(ctx, read->sharding, mesh, name, shape);
     // Said, not dropped in silence: what the named form leaves out.
     if (explained) {
-      bool meshHasAxes = explained->mesh && !explained->mesh.axes().empty();
-      for (const std::string& warning : importLosses(read->sharding, meshHasAxes, /*manualShown=*/true)) {
+      for (const std::string& warning : explained->warnings) {
         std::fprintf(stderr, "%s: warning: %s\n", text->name.c_str(), warning.c_str());
       }
     }
