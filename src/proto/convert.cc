@@ -232,9 +232,30 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
   return result;
 }
 
+// The tuple_shardings entries of `proto` over every level, counting stops
+// past `limit`. Protobuf's own parsers nest at most 100 messages deep, and
+// fromProtoAt refuses deeper tuples than maxTupleDepth before this matters.
+size_t countTupleElements(const wire::OpSharding& proto, size_t limit) {
+  size_t count = static_cast<size_t>(proto.tuple_shardings_size());
+  for (const wire::OpSharding& element : proto.tuple_shardings()) {
+    if (count > limit) break;
+    if (element.tuple_shardings_size() > 0) count += countTupleElements(element, limit - count);
+  }
+  return count;
+}
+
 }  // namespace
 
+Error tooManyTupleElements(size_t limit) {
+  return makeError(ErrorCode::kInvalid, "a tuple has more than " + std::to_string(limit) +
+                                            " elements (counted over every level of nesting)");
+}
+
 Result<HloSharding> fromProto(const wire::OpSharding& proto, const ProtoParseOptions& options) {
+  if (proto.tuple_shardings_size() > 0 &&
+      countTupleElements(proto, options.maxTupleLeaves) > options.maxTupleLeaves) {
+    return tooManyTupleElements(options.maxTupleLeaves);
+  }
   return fromProtoAt(proto, options, 0);
 }
 
