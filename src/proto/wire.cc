@@ -152,10 +152,14 @@ bool mayHoldTooManyElements(std::string_view text, size_t limit, bool angleBrack
 Result<wire::OpSharding> parseOpShardingBinary(std::string_view bytes,
                                               const ProtoParseOptions& options) {
   SB_TRY(checkSize(bytes, options, "binary OpSharding"));
-  // Counted on the wire first, so a huge tuple costs no messages.
-  size_t elements = 0;
-  countWireTupleElements(bytes, options.maxTupleLeaves, 0, elements);
-  if (elements > options.maxTupleLeaves) return tooManyTupleElements(options.maxTupleLeaves);
+  // Counted on the wire first, so a huge tuple costs no messages. Every
+  // element starts with the tag byte 0x2a (field 5, length-delimited):
+  // without one there is nothing to count.
+  if (bytes.find('\x2a') != std::string_view::npos) {
+    size_t elements = 0;
+    countWireTupleElements(bytes, options.maxTupleLeaves, 0, elements);
+    if (elements > options.maxTupleLeaves) return tooManyTupleElements(options.maxTupleLeaves);
+  }
   wire::OpSharding proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return makeError(ErrorCode::kParse,
