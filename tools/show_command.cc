@@ -126,7 +126,7 @@ void registerShowCommand(CLI::App& app, Runner& run) {
   addMeshOption(cmd, options->input.meshes);
   addManualAxesOption(cmd, options->input.manualAxes);
   cmd->add_option("--shape", options->input.shape,
-                  "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32); default: one element\n"
+                  "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32); default: one element "
                   "per tile");
   cmd->add_option_function<int64_t>(
          "--rows", [options](int64_t d) { options->rows = d; },
@@ -145,7 +145,7 @@ void registerShowCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--json", options->json, "Print the grid as JSON instead (docs/json.md)");
   addMaxInputBytesOption(cmd);
   cmd->add_option("SHARDING", options->input.sharding,
-                  "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...>\n"
+                  "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...> "
                   "(with --mesh); `-` for stdin, @FILE for a file")
       ->required();
   cmd->footer(

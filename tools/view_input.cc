@@ -105,7 +105,7 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
 
 void addManualAxesOption(CLI::App* cmd, std::string& value) {
   cmd->add_option("--manual-axes", value,
-                  "With an sdy sharding: comma-separated axes an enclosing manual\n"
+                  "With an sdy sharding: comma-separated axes an enclosing manual "
                   "computation makes manual, in order (as `export --manual-axes`)")
       ->expected(1)
       ->allow_extra_args(false);
