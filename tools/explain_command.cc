@@ -36,12 +36,12 @@ void registerExplainCommand(CLI::App& app, Runner& run) {
   addMeshOption(cmd, options->input.meshes);
   addManualAxesOption(cmd, options->input.manualAxes);
   cmd->add_option("--shape", options->input.shape,
-                  "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32): adds each device's\n"
+                  "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32): adds each device's "
                   "tile offsets and local shape");
   cmd->add_flag("--json", options->json, "Print JSON (schema in docs/json.md)");
   addMaxInputBytesOption(cmd);
   cmd->add_option("SHARDING", options->input.sharding,
-                  "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...>\n"
+                  "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...> "
                   "(with --mesh); `-` for stdin, @FILE for a file")
       ->required();
   cmd->footer(

@@ -14,11 +14,8 @@
 
 namespace shardbridge::tools {
 
-// The losses of importing `sharding` (each tuple element prefixed "tuple
-// element N: "): a MANUAL subgroup, a shard group (shard_as / shard_like),
-// {unknown} and {manual} (both imported as replicated), and {unreduced}
-// when `meshHasAxes` is false (no axis to name it by). With `manualShown`
-// (explain, which lists a MANUAL subgroup's axes), that subgroup is no loss.
+// view::importLosses (shardbridge/view/losses.h): the losses of importing
+// `sharding`, one sentence each.
 std::vector<std::string> importLosses(const hlo::HloSharding& sharding, bool meshHasAxes,
                                       bool manualShown = false);
 

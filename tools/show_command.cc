@@ -84,11 +84,14 @@ int runShow(const ShowOptions& options) {
   std::string shapeText = e.shape ? e.shape->toString()
                                   : "one element per tile (no --shape)";
   std::string title = e.hlo.toString() + " on " + shapeText;
+  // Unreduced and manual devices of a tile are marked apart from replicas.
+  const std::string legend = view::tileDevicesLegend(
+      *e.tiles, e.reductionOp ? sdy::reductionOpName(*e.reductionOp) : "sum");
   if (!options.svg.empty()) {
-    if (int rc = writeOutputPath(options.svg, view::renderSvg(*grid, title))) return rc;
+    if (int rc = writeOutputPath(options.svg, view::renderSvg(*grid, title, legend))) return rc;
   }
   if (!options.html.empty()) {
-    if (int rc = writeOutputPath(options.html, view::renderHtml(*grid, title))) return rc;
+    if (int rc = writeOutputPath(options.html, view::renderHtml(*grid, title, legend))) return rc;
   }
   if (options.json) {
     JsonWriter w;
@@ -98,6 +101,8 @@ int runShow(const ShowOptions& options) {
     if (e.shape) w.value(e.shape->toString()); else w.null();
     w.key("replication").value(e.tiles->replication);
     w.key("num_devices").value(e.tiles->numDevices);
+    w.key("manual_group").value(e.tiles->manualGroup);
+    w.key("unreduced_group").value(e.tiles->unreducedGroup);
     view::writeGridJson(w, *grid);
     w.endObject();
     return printOut(w.finish());
@@ -106,6 +111,7 @@ int runShow(const ShowOptions& options) {
   textOptions.width = options.width;
   textOptions.color = color;
   std::string out = title + "\n" + axesLine(*grid) + "\n";
+  if (!legend.empty()) out += "cells: " + legend + "\n";
   if (e.tiles->numDevices == 0) out += "every device holds the whole tensor (give --mesh to list them)\n";
   out += view::renderText(*grid, textOptions);
   return printOut(out);
@@ -120,7 +126,7 @@ void registerShowCommand(CLI::App& app, Runner& run) {
   addMeshOption(cmd, options->input.meshes);
   addManualAxesOption(cmd, options->input.manualAxes);
   cmd->add_option("--shape", options->input.shape,
-                  "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32); default: one element\n"
+                  "Tensor shape, e.g. f32[16,32] (or [16,32], 16,32); default: one element "
                   "per tile");
   cmd->add_option_function<int64_t>(
          "--rows", [options](int64_t d) { options->rows = d; },
@@ -139,7 +145,7 @@ void registerShowCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--json", options->json, "Print the grid as JSON instead (docs/json.md)");
   addMaxInputBytesOption(cmd);
   cmd->add_option("SHARDING", options->input.sharding,
-                  "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...>\n"
+                  "HLO sharding text, OpSharding (text/binary/JSON), or #sdy.sharding<...> "
                   "(with --mesh); `-` for stdin, @FILE for a file")
       ->required();
   cmd->footer(

@@ -4,7 +4,6 @@
 #include <variant>
 
 #include "cli_util.h"
-#include "losses.h"
 #include "mesh_args.h"
 #include "sharding_args.h"
 #include "shardbridge/proto/sharding_input.h"
@@ -90,8 +89,7 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     explained = view::explainHloSharding(ctx, read->sharding, mesh, name, shape);
     // Said, not dropped in silence: what the named form leaves out.
     if (explained) {
-      bool meshHasAxes = explained->mesh && !explained->mesh.axes().empty();
-      for (const std::string& warning : importLosses(read->sharding, meshHasAxes, /*manualShown=*/true)) {
+      for (const std::string& warning : explained->warnings) {
         std::fprintf(stderr, "%s: warning: %s\n", text->name.c_str(), warning.c_str());
       }
     }
@@ -107,7 +105,7 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
 
 void addManualAxesOption(CLI::App* cmd, std::string& value) {
   cmd->add_option("--manual-axes", value,
-                  "With an sdy sharding: comma-separated axes an enclosing manual\n"
+                  "With an sdy sharding: comma-separated axes an enclosing manual "
                   "computation makes manual, in order (as `export --manual-axes`)")
       ->expected(1)
       ->allow_extra_args(false);

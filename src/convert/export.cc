@@ -606,9 +606,17 @@ Result<HloSharding> convertToHloSharding(TensorShardingAttr sharding,
   std::vector<hlo::OpMetadata> metadata;
   if (!unreduced.empty()) metadata = reductionMetadata(sharding.reductionOp());
 
-  // Every axis of size 1: nothing is split. Upstream emits a one-device
-  // tile assignment XLA cannot read back; `{replicated}` is what it means.
-  if (totalSize && *totalSize == 1) return HloSharding::replicate(std::move(metadata));
+  // Every axis of size 1: nothing is split. Upstream's tile dims are then
+  // all 1 with an UNREDUCED subgroup dim when there are unreduced axes, a
+  // MANUAL one when there are manual axes. XLA's Subgroup collapses a lone
+  // UNREDUCED type before it drops size-1 dims (docs/upstream.md § Export
+  // steps, step 10), so unreduced axes alone give `{unreduced}` with the
+  // reduction's metadata. Anything else is a one-device tile assignment XLA
+  // cannot read back; `{replicated}` is what it means.
+  if (totalSize && *totalSize == 1) {
+    if (!unreduced.empty() && manualAxes.empty()) return HloSharding::unreduced(std::move(metadata));
+    return HloSharding::replicate(std::move(metadata));
+  }
 
   PieceTable table;
   SB_TRY(table.build(mesh, resolved, !options.dropUnreducedAxes));

@@ -168,8 +168,18 @@ HloSharding HloSharding::tiled(TileAssignment tiles, bool replicateOnLastTileDim
 }
 
 Result<HloSharding> HloSharding::tile(TileAssignment tiles, std::vector<OpMetadata> md) {
-  if (tiles.numElements() == 0) return invalid("a tiled sharding needs a non-empty tile assignment");
-  return tiled(std::move(tiles), false, {}, std::move(md));
+  // Built in the Result and returned by name on every path, so that the
+  // compiler elides the return: fromProto's plain iota comes here, and a
+  // moved HloSharding was a fifth of its cost.
+  Result<HloSharding> result(std::in_place);
+  if (tiles.numElements() == 0) {
+    result = invalid("a tiled sharding needs a non-empty tile assignment");
+    return result;
+  }
+  result->kind_ = Kind::kTiled;
+  result->tileAssignment_ = std::move(tiles);
+  result->metadata_ = std::move(md);
+  return result;
 }
 
 Result<HloSharding> HloSharding::iotaTile(std::span<const int64_t> dims,
@@ -197,12 +207,20 @@ Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
     return tiled(std::move(reshaped), false, {}, std::move(md));
   }
   if (const auto& iota = tiles.iotaForm()) {
+    // The two common outcomes keep `tiles` as it is; they are built in the
+    // Result (returned by name, no move of the sharding on the way out).
+    auto keepTiles = [&]() -> Result<HloSharding> {
+      Result<HloSharding> result(std::in_place);
+      result->kind_ = Kind::kTiled;
+      result->tileAssignment_ = tiles;
+      result->replicateOnLastTileDim_ = true;
+      result->metadata_ = std::move(md);
+      return result;
+    };
     // An iota's minor dim is already ascending when it is one reshape dim.
     const auto reshape = iota->reshapeDims();
     const auto perm = iota->transposePerm();
-    if (reshape[static_cast<size_t>(perm.back())] == group) {
-      return tiled(tiles, true, {}, std::move(md));
-    }
+    if (reshape[static_cast<size_t>(perm.back())] == group) return keepTiles();
     thread_local std::vector<int64_t> newReshape;  // reused: no allocation per call
     thread_local std::vector<int> newPerm;
     if (groupMinorIotaDimsSorted(reshape, perm, group, newReshape, newPerm)) {
@@ -210,7 +228,7 @@ Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
       // Usually the groups were sorted already and the canonical form is the
       // input's: then the input's shared state is reused (no allocation).
       IotaTileAssignment regrouped = IotaTileAssignment::makeCanonical(dims, newReshape, newPerm);
-      if (regrouped == *iota) return tiled(tiles, true, {}, std::move(md));
+      if (regrouped == *iota) return keepTiles();
       return tiled(TileAssignment::fromIota(std::move(regrouped)), true, {}, std::move(md));
     }
   }

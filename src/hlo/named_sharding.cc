@@ -410,6 +410,28 @@ void NamedSharding::printAxis(const AxisRef& axis, std::string& out) const {
   }
 }
 
+namespace {
+
+// An entry that says only the reduction kind, as the exporter writes it.
+bool isReductionEntry(const OpMetadata& md) {
+  OpMetadata only;
+  only.opType = "sdy::reduction_op";
+  only.opName = md.opName;
+  return md == only;
+}
+
+}  // namespace
+
+std::string_view NamedSharding::reductionKind() const {
+  if (unreduced_.empty()) return {};
+  for (const OpMetadata& md : metadata_) {
+    if (!isReductionEntry(md)) continue;
+    if (md.opName == "MAX") return "max";
+    if (md.opName == "MIN") return "min";
+  }
+  return {};
+}
+
 void NamedSharding::print(std::string& out, bool includeMetadata) const {
   auto printList = [&](const std::vector<AxisRef>& axes) {
     for (size_t i = 0; i < axes.size(); ++i) {
@@ -418,17 +440,19 @@ void NamedSharding::print(std::string& out, bool includeMetadata) const {
     }
   };
   // Unlike V2, V3 metadata is always a list, even for one entry.
+  // A reduction kind printed as `unreduced=max{...}` is not repeated in the
+  // metadata (the parser puts it back there).
+  const std::string_view kind = reductionKind();
   auto finish = [&] {
-    if (includeMetadata && !metadata_.empty()) {
-      out += ", metadata={";
-      for (size_t i = 0; i < metadata_.size(); ++i) {
-        if (i) out += ", ";
-        out += '{';
-        printOpMetadata(metadata_[i], out);
-        out += '}';
-      }
+    bool first = true;
+    for (const OpMetadata& md : includeMetadata ? metadata_ : std::vector<OpMetadata>()) {
+      if (!kind.empty() && isReductionEntry(md)) continue;
+      out += first ? ", metadata={{" : ", {";
+      first = false;
+      printOpMetadata(md, out);
       out += '}';
     }
+    if (!first) out += '}';
     out += '}';
   };
   out += '{';
@@ -463,6 +487,11 @@ void NamedSharding::print(std::string& out, bool includeMetadata) const {
   for (const auto& [prefix, axes] : lists) {
     if (axes->empty()) continue;
     out += prefix;
+    if (axes == &unreduced_ && !kind.empty()) {
+      out.pop_back();  // the '{' goes after the kind: `unreduced=max{...}`
+      out += kind;
+      out += '{';
+    }
     printList(*axes);
     out += '}';
   }

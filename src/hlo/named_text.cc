@@ -33,6 +33,7 @@ struct NamedParts {
   bool replicatedKw = false, manualKw = false, unreducedKw = false;
   std::vector<DimSharding> dims;
   std::vector<AxisRef> replicated, unreduced, manual;
+  std::string reduction;  // "MAX", "MIN" or "SUM" from `unreduced=max{...}`; empty: none
   std::vector<OpMetadata> metadata;
 };
 
@@ -219,6 +220,7 @@ class NamedLeafParser {
   // item ::= 'replicated' | 'manual' | 'unreduced'
   //        | '[' [dim (',' dim)*] ']'
   //        | ('replicated' | 'unreduced' | 'manual') '=' '{' [axis (',' axis)*] '}'
+  //        | 'unreduced' '=' ('max' | 'min' | 'sum') '{' [axis (',' axis)*] '}'
   //        | 'metadata' '=' MD
   Status parseItem(NamedParts& p) {
     skip();
@@ -266,6 +268,19 @@ class NamedLeafParser {
     std::vector<AxisRef>& list = word == "replicated"  ? p.replicated
                                  : word == "unreduced" ? p.unreduced
                                                        : p.manual;
+    // The reduction kind of unreduced axes, as sdy writes it
+    // (`unreduced=max{"x"}`).
+    if (&list == &p.unreduced) {
+      skip();
+      const size_t kindAt = pos_;
+      const std::string_view kind = ident();
+      if (kind == "max" || kind == "min" || kind == "sum") {
+        p.reduction = kind == "max" ? "MAX" : kind == "min" ? "MIN" : "SUM";
+      } else if (!kind.empty()) {
+        return errorAt(kindAt, "unknown reduction '" + std::string(kind) +
+                                   "': expected max, min or sum before the unreduced axes");
+      }
+    }
     SB_TRY(expectChar('{', "expected '{' to start axis list"));
     if (eatChar('}')) return okStatus();
     while (true) {
@@ -388,6 +403,20 @@ class NamedLeafParser {
     } else if (p.unreducedKw) {
       ns = NamedSharding::unreduced(std::move(*mesh), std::move(p.metadata));
     } else {
+      // A reduction kind rides in the metadata, as the V2 form carries it;
+      // one written before the axes replaces any the metadata list names.
+      if (!p.reduction.empty()) {
+        std::erase_if(p.metadata, [](const OpMetadata& md) {
+          OpMetadata only;
+          only.opType = "sdy::reduction_op";
+          only.opName = md.opName;
+          return md == only;
+        });
+        OpMetadata md;
+        md.opType = "sdy::reduction_op";
+        md.opName = p.reduction;
+        p.metadata.push_back(std::move(md));
+      }
       ns = NamedSharding::create(std::move(*mesh), std::move(p.dims), std::move(p.replicated),
                                  std::move(p.unreduced), std::move(p.manual),
                                  std::move(p.metadata));

@@ -227,7 +227,8 @@ void IotaTileAssignment::assignCanonical(std::span<const int64_t> dims,
   IotaTileAssignment& iota = *this;
   iota.ndims_ = dims.size();
   if (dims.size() <= kInlineDims) {
-    std::copy(dims.begin(), dims.end(), iota.inlineDims_.begin());
+    // Plain loops: a few entries, shorter than a memmove call's setup.
+    for (size_t i = 0; i < dims.size(); ++i) iota.inlineDims_[i] = dims[i];
   } else {
     iota.heapDims_.assign(dims.begin(), dims.end());
   }
@@ -236,8 +237,10 @@ void IotaTileAssignment::assignCanonical(std::span<const int64_t> dims,
   iota.numElements_ = n;
   size_t rank = reshape.size();
   if (rank <= kMaxReshapeRank) {
-    std::copy(reshape.begin(), reshape.end(), iota.reshape_.begin());
-    std::copy(perm.begin(), perm.end(), iota.perm_.begin());
+    for (size_t i = 0; i < rank; ++i) {
+      iota.reshape_[i] = reshape[i];
+      iota.perm_[i] = perm[i];
+    }
     canonicalizeIota(iota.reshape_.data(), iota.perm_.data(), rank);
   } else {
     // Only long lists of size-1 dims get here; they canonicalise to <= 31.

@@ -61,12 +61,50 @@ hlo::ShardGroup shardGroupFromProto(const wire::OpSharding& proto) {
 Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseOptions& options,
                                 size_t depth);
 
+// The plain iota `{devices=[d0,d1,...]<=[n]}`, n > 1, with nothing else
+// set: the form runtimes pass most. For it the ladder below (steps 6-11)
+// only checks what this does, so plainIotaFromProto skips the metadata and
+// subgroup bookkeeping. Anything else, a rule broken included, goes down the
+// ladder, which gives the exact error.
+bool isPlainIota(const wire::OpSharding& proto) {
+  if (proto.type() != wire::OpSharding::OTHER || proto.iota_reshape_dims_size() != 1 ||
+      proto.iota_transpose_perm_size() != 1 || proto.iota_transpose_perm(0) != 0 ||
+      proto.metadata_size() != 0 || proto.last_tile_dims_size() != 0 ||
+      proto.replicate_on_last_tile_dim() || proto.tile_assignment_devices_size() != 0 ||
+      proto.has_named_sharding() || proto.is_shard_group() ||
+      proto.tile_assignment_dimensions_size() == 0) {
+    return false;
+  }
+  // n == 1 is step 8's {replicated}; dims must be positive with product n,
+  // which then bounds each dim by n <= hlo::kMaxDevices.
+  const int64_t n = proto.iota_reshape_dims(0);
+  if (n <= 1 || n > hlo::kMaxDevices) return false;
+  int64_t product = 1;
+  for (int64_t d : proto.tile_assignment_dimensions()) {
+    if (d <= 0 || d > n) return false;
+    product *= d;  // <= n * n <= 2^62: no overflow
+    if (product > n) return false;
+  }
+  return product == n;
+}
+
+Result<HloSharding> plainIotaFromProto(const wire::OpSharding& proto) {
+  const std::span<const int64_t> dims(proto.tile_assignment_dimensions().data(),
+                                      static_cast<size_t>(proto.tile_assignment_dimensions_size()));
+  Result<hlo::TileAssignment> tiles = hlo::TileAssignment::iota(dims);
+  if (!tiles) return std::move(tiles).error();  // isPlainIota checked what it checks
+  return HloSharding::tile(std::move(*tiles));
+}
+
 // fromProtoAt without step 13 (the shard group). Every return is a prvalue,
 // so the sharding is built in the caller's Result (no moves on the way out).
 Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
                                        const ProtoParseOptions& options, size_t depth) {
   // 1. V3: XLA looks at nothing else when named_sharding is present.
   if (proto.has_named_sharding()) return namedShardingFromProto(proto.named_sharding());
+  // Steps 2-11 for the plain iota (no shard group either), before any of
+  // their bookkeeping is built.
+  if (isPlainIota(proto)) return plainIotaFromProto(proto);
 
   // 2. Metadata and subgroup types are collected first, as upstream.
   std::vector<hlo::OpMetadata> metadata;
@@ -197,6 +235,10 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
           proto.iota_reshape_dims().data(), static_cast<size_t>(proto.iota_reshape_dims_size()));
       const std::span<const int> perm(proto.iota_transpose_perm().data(),
                                       static_cast<size_t>(proto.iota_transpose_perm_size()));
+      // The plain iota `<=[n]`, the most common form: step 10 matched its
+      // product, and a one-entry perm of 0 is a permutation, so only the
+      // dims are left to check (with the same first error).
+      if (reshape.size() == 1 && perm[0] == 0) return hlo::TileAssignment::iota(dims);
       return hlo::TileAssignment::iota(dims, reshape, perm);
     }
     std::vector<int64_t> devices(proto.tile_assignment_devices().begin(),
@@ -232,9 +274,30 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
   return result;
 }
 
+// The tuple_shardings entries of `proto` over every level, counting stops
+// past `limit`. Protobuf's own parsers nest at most 100 messages deep, and
+// fromProtoAt refuses deeper tuples than maxTupleDepth before this matters.
+size_t countTupleElements(const wire::OpSharding& proto, size_t limit) {
+  size_t count = static_cast<size_t>(proto.tuple_shardings_size());
+  for (const wire::OpSharding& element : proto.tuple_shardings()) {
+    if (count > limit) break;
+    if (element.tuple_shardings_size() > 0) count += countTupleElements(element, limit - count);
+  }
+  return count;
+}
+
 }  // namespace
 
+Error tooManyTupleElements(size_t limit) {
+  return makeError(ErrorCode::kInvalid, "a tuple has more than " + std::to_string(limit) +
+                                            " elements (counted over every level of nesting)");
+}
+
 Result<HloSharding> fromProto(const wire::OpSharding& proto, const ProtoParseOptions& options) {
+  if (proto.tuple_shardings_size() > 0 &&
+      countTupleElements(proto, options.maxTupleLeaves) > options.maxTupleLeaves) {
+    return tooManyTupleElements(options.maxTupleLeaves);
+  }
   return fromProtoAt(proto, options, 0);
 }
 

@@ -1,6 +1,8 @@
 // Protobuf's parsers and printers for xla.OpSharding, with errors as values.
 #include "shardbridge/proto/pb/wire.h"
 
+#include "shardbridge/proto/pb/convert.h"
+
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
@@ -81,11 +83,83 @@ std::string xlaTypeNames(std::string message) {
   return message;
 }
 
+// OpSharding's tuple_shardings: field 5, length-delimited.
+constexpr uint32_t kTupleShardingsField = 5;
+
+// Reads a varint at `pos`; false on a truncated or over-long one.
+bool readVarint(std::string_view bytes, size_t& pos, uint64_t& value) {
+  value = 0;
+  for (int shift = 0; shift < 64 && pos < bytes.size(); shift += 7) {
+    const auto byte = static_cast<uint8_t>(bytes[pos++]);
+    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return true;
+  }
+  return false;
+}
+
+// Adds the tuple_shardings entries of the message `bytes` (and of those
+// entries, recursively) to `count`, stopping past `limit`. Anything
+// malformed ends the count: protobuf's parser reports it afterwards.
+void countWireTupleElements(std::string_view bytes, size_t limit, int depth, size_t& count) {
+  size_t pos = 0;
+  while (pos < bytes.size() && count <= limit) {
+    uint64_t tag = 0;
+    if (!readVarint(bytes, pos, tag)) return;
+    const uint32_t wireType = static_cast<uint32_t>(tag & 7);
+    uint64_t length = 0;
+    switch (wireType) {
+      case 0:
+        if (!readVarint(bytes, pos, length)) return;
+        continue;
+      case 1: length = 8; break;
+      case 5: length = 4; break;
+      case 2:
+        if (!readVarint(bytes, pos, length)) return;
+        break;
+      default: return;  // groups: protobuf decides
+    }
+    if (length > bytes.size() - pos) return;
+    if (wireType == 2 && (tag >> 3) == kTupleShardingsField) {
+      ++count;
+      if (depth < kRecursionLimit) {
+        countWireTupleElements(bytes.substr(pos, length), limit, depth + 1, count);
+      }
+    }
+    pos += length;
+  }
+}
+
+// Whether text-format or JSON `text` may hold more than `limit` tuple
+// elements, judged before protobuf builds any message. The field may be
+// named once for a whole list (`tuple_shardings: [{}, {}]`, JSON arrays), so
+// what is bounded is the messages: opening '{' (and '<' in text format).
+// An element may hold a few messages of its own (metadata), so up to four
+// per element pass; fromProto then counts the elements exactly.
+bool mayHoldTooManyElements(std::string_view text, size_t limit, bool angleBrackets) {
+  if (text.find("tuple_shardings") == std::string_view::npos &&
+      text.find("tupleShardings") == std::string_view::npos) {
+    return false;
+  }
+  size_t openers = 0;
+  for (char c : text) {
+    if (c == '{' || (angleBrackets && c == '<')) ++openers;
+  }
+  return openers / 4 > limit;
+}
+
 }  // namespace
 
 Result<wire::OpSharding> parseOpShardingBinary(std::string_view bytes,
                                               const ProtoParseOptions& options) {
   SB_TRY(checkSize(bytes, options, "binary OpSharding"));
+  // Counted on the wire first, so a huge tuple costs no messages. Every
+  // element starts with the tag byte 0x2a (field 5, length-delimited):
+  // without one there is nothing to count.
+  if (bytes.find('\x2a') != std::string_view::npos) {
+    size_t elements = 0;
+    countWireTupleElements(bytes, options.maxTupleLeaves, 0, elements);
+    if (elements > options.maxTupleLeaves) return tooManyTupleElements(options.maxTupleLeaves);
+  }
   wire::OpSharding proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return makeError(ErrorCode::kParse,
@@ -104,6 +178,9 @@ std::string serializeOpSharding(const wire::OpSharding& proto) {
 Result<wire::OpSharding> parseOpShardingText(std::string_view text,
                                             const ProtoParseOptions& options) {
   SB_TRY(checkSize(text, options, "text-format OpSharding"));
+  if (mayHoldTooManyElements(text, options.maxTupleLeaves, /*angleBrackets=*/true)) {
+    return tooManyTupleElements(options.maxTupleLeaves);
+  }
   wire::OpSharding proto;
   google::protobuf::TextFormat::Parser parser;
   FirstError errors;
@@ -127,6 +204,9 @@ std::string printOpShardingText(const wire::OpSharding& proto) {
 Result<wire::OpSharding> parseOpShardingJson(std::string_view json,
                                             const ProtoParseOptions& options) {
   SB_TRY(checkSize(json, options, "JSON OpSharding"));
+  if (mayHoldTooManyElements(json, options.maxTupleLeaves, /*angleBrackets=*/false)) {
+    return tooManyTupleElements(options.maxTupleLeaves);
+  }
   wire::OpSharding proto;
   google::protobuf::util::JsonParseOptions parseOptions;
   auto status = google::protobuf::util::JsonStringToMessage(

@@ -11,6 +11,7 @@
 #include "shardbridge/hlo/named_sharding.h"
 #include "shardbridge/sdy/axis_algebra.h"
 #include "shardbridge/sdy/text.h"
+#include "shardbridge/view/losses.h"
 
 namespace shardbridge::view {
 namespace {
@@ -220,7 +221,11 @@ Result<Explanation> explainHloSharding(sdy::Context& ctx, const hlo::HloSharding
   if (e.mesh && e.mesh.empty()) e.mesh = sdy::MeshAttr();
   if (!e.mesh) e.named = sdy::TensorShardingAttr();
   bool manual = v2.isManual() || v2.isManualSubgroup();
-  return finish(ctx, std::move(e), v2, shape, manual);
+  SB_ASSIGN_OR_RETURN(Explanation done, finish(ctx, std::move(e), v2, shape, manual));
+  // Said, not dropped in silence: what the named form leaves out.
+  done.warnings = importLosses(sharding, done.mesh && !done.mesh.axes().empty(),
+                               /*manualShown=*/true);
+  return done;
 }
 
 Result<Explanation> explainSdySharding(sdy::Context& ctx, sdy::TensorShardingAttr sharding,
@@ -500,6 +505,9 @@ std::string explanationJson(const Explanation& e) {
   if (e.reductionOp) w.value(sdy::reductionOpName(*e.reductionOp)); else w.null();
   w.key("shape");
   if (e.shape) w.value(e.shape->toString()); else w.null();
+  w.key("warnings").beginArray();
+  for (const std::string& warning : e.warnings) w.value(warning);
+  w.endArray();
   if (!e.tiles) {
     w.key("tiles").null();
     w.key("tiles_note").value(e.tilesNote);

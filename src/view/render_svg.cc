@@ -23,7 +23,7 @@ std::vector<std::string> wrap(const std::string& label, size_t width) {
   std::string current;
   size_t start = 0;
   while (true) {
-    size_t comma = label.find(',', start);
+    size_t comma = label.find_first_of(",+|", start);
     std::string token = label.substr(start, comma == std::string::npos ? std::string::npos
                                                                         : comma - start + 1);
     if (!current.empty() && current.size() + token.size() > width) {
@@ -78,7 +78,7 @@ std::string xmlEscape(std::string_view text) {
   return out;
 }
 
-std::string renderSvg(const Grid& grid, std::string_view title) {
+std::string renderSvg(const Grid& grid, std::string_view title, std::string_view legend) {
   const size_t numRows = grid.rowExtents.size();
   const size_t numCols = grid.colExtents.size();
   // Labels, minimum column widths (the longest device id must fit).
@@ -86,7 +86,7 @@ std::string renderSvg(const Grid& grid, std::string_view title) {
   for (const GridSlice& slice : grid.slices) {
     for (size_t r = 0; r < numRows; ++r) {
       for (size_t c = 0; c < numCols; ++c) {
-        std::string label = formatDeviceList(slice.cells[r][c].tile->devices);
+        std::string label = formatTileDevices(*grid.layout, *slice.cells[r][c].tile);
         size_t longest = 0;
         for (const std::string& l : wrap(label, 1)) longest = std::max(longest, l.size());
         minWidth[c] = std::max<int64_t>(minWidth[c], static_cast<int64_t>(longest * kCharWidth) + 10);
@@ -131,7 +131,7 @@ std::string renderSvg(const Grid& grid, std::string_view title) {
     for (size_t r = 0; r < numRows; ++r) {
       for (size_t c = 0; c < numCols; ++c) {
         size_t chars = static_cast<size_t>(std::max<double>(1.0, (colWidth[c] - 8) / kCharWidth));
-        lines[r].push_back(wrap(formatDeviceList(slice.cells[r][c].tile->devices), chars));
+        lines[r].push_back(wrap(formatTileDevices(*grid.layout, *slice.cells[r][c].tile), chars));
         minHeight[r] = std::max<int64_t>(
             minHeight[r], static_cast<int64_t>(lines[r][c].size()) * kLineHeight + 10);
       }
@@ -179,6 +179,7 @@ std::string renderSvg(const Grid& grid, std::string_view title) {
   axes += ", columns: ";
   axes += grid.colsDim ? "dim " + std::to_string(*grid.colsDim) : std::string("-");
   axes += "; cells list the devices holding each tile";
+  if (!legend.empty()) axes += std::string("; ") + std::string(legend);
 
   const int64_t width = std::max<int64_t>(x0 + gridWidth + kMargin,
                                           kMargin * 2 + static_cast<int64_t>(
@@ -201,8 +202,8 @@ std::string renderSvg(const Grid& grid, std::string_view title) {
   return out;
 }
 
-std::string renderHtml(const Grid& grid, std::string_view title) {
-  std::string svg = renderSvg(grid, title);
+std::string renderHtml(const Grid& grid, std::string_view title, std::string_view legend) {
+  std::string svg = renderSvg(grid, title, legend);
   // Inline SVG in HTML takes no XML declaration.
   size_t start = svg.find("<svg");
   std::string out =

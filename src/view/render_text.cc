@@ -14,14 +14,17 @@ constexpr std::array<std::array<uint8_t, 3>, 20> kTab20b = {{
     {0x7b, 0x41, 0x73}, {0xa5, 0x51, 0x94}, {0xce, 0x6d, 0xbd}, {0xde, 0x9e, 0xd6},
 }};
 
-// Splits "0,1,2-5" at commas into lines of at most `width` characters
-// (a single token longer than that stays whole).
+// Where a label may break: after each of formatTileDevices' separators.
+constexpr char kBreaks[] = ",+|";
+
+// Splits "0,1,2-5" at commas (and '+', '|') into lines of at most `width`
+// characters (a single token longer than that stays whole).
 std::vector<std::string> wrapLabel(const std::string& label, size_t width) {
   std::vector<std::string> lines;
   std::string current;
   size_t start = 0;
   while (start <= label.size()) {
-    size_t comma = label.find(',', start);
+    size_t comma = label.find_first_of(kBreaks, start);
     std::string token = label.substr(start, comma == std::string::npos ? std::string::npos
                                                                         : comma - start + 1);
     if (!current.empty() && current.size() + token.size() > width) {
@@ -39,7 +42,7 @@ std::vector<std::string> wrapLabel(const std::string& label, size_t width) {
 size_t longestToken(const std::string& label) {
   size_t best = 0, start = 0;
   while (true) {
-    size_t comma = label.find(',', start);
+    size_t comma = label.find_first_of(kBreaks, start);
     size_t end = comma == std::string::npos ? label.size() : comma + 1;
     best = std::max(best, end - start);
     if (comma == std::string::npos) return best;
@@ -100,7 +103,7 @@ std::string renderText(const Grid& grid, const TextOptions& options) {
     labels[s].assign(numRows, std::vector<std::string>(numCols));
     for (size_t r = 0; r < numRows; ++r) {
       for (size_t c = 0; c < numCols; ++c) {
-        std::string label = formatDeviceList(grid.slices[s].cells[r][c].tile->devices);
+        std::string label = formatTileDevices(*grid.layout, *grid.slices[s].cells[r][c].tile);
         if (label.empty()) label = "all";
         minWidth[c] = std::max<int64_t>(minWidth[c], static_cast<int64_t>(longestToken(label)) + 2);
         labels[s][r][c] = std::move(label);

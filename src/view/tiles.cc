@@ -52,6 +52,43 @@ std::string formatDeviceList(std::span<const int64_t> devices) {
   return out;
 }
 
+std::string formatTileDevices(const TileLayout& layout, const Tile& tile) {
+  const size_t manual = static_cast<size_t>(std::max<int64_t>(layout.manualGroup, 1));
+  const size_t unreduced = static_cast<size_t>(std::max<int64_t>(layout.unreducedGroup, 1));
+  const std::span<const int64_t> devices(tile.devices);
+  if ((manual == 1 && unreduced == 1) || devices.size() % (manual * unreduced) != 0) {
+    return formatDeviceList(devices);
+  }
+  const size_t replicas = devices.size() / (manual * unreduced);
+  std::string out;
+  for (size_t m = 0; m < manual; ++m) {
+    if (m) out += '|';
+    for (size_t u = 0; u < unreduced; ++u) {
+      if (u) out += '+';
+      out += formatDeviceList(devices.subspan((m * unreduced + u) * replicas, replicas));
+    }
+  }
+  return out;
+}
+
+std::string tileDevicesLegend(const TileLayout& layout, std::string_view reduction) {
+  std::string out;
+  if (layout.unreducedGroup > 1) {
+    out += "'+' joins devices holding partial values of a tile (unreduced, combined by " +
+           std::string(reduction.empty() ? "sum" : reduction) + ")";
+  }
+  if (layout.manualGroup > 1) {
+    if (!out.empty()) out += "; ";
+    out += "'|' separates devices each holding its own shard (manual)";
+  }
+  const int64_t blocks = std::max<int64_t>(layout.manualGroup, 1) *
+                         std::max<int64_t>(layout.unreducedGroup, 1);
+  if (!out.empty() && layout.replication / blocks > 1) {
+    out += "; ',' lists replicas (the same values)";
+  }
+  return out;
+}
+
 Result<TileLayout> computeTiles(const hlo::HloSharding& input, std::span<const int64_t> dims,
                                 std::optional<int64_t> replicatedDevices) {
   for (int64_t d : dims) {
@@ -124,6 +161,21 @@ Result<TileLayout> computeTiles(const hlo::HloSharding& input, std::span<const i
   layout.tileCounts.assign(taDims.begin(), taDims.begin() + rank);
   layout.numDevices = numDevices;
   layout.replication = numDevices / *numTiles;
+  // The subgroup dims follow the data dims, one per type (a lone
+  // last_tile_dim_replicate dim is replicated), in XLA's canonical order;
+  // should they not be, the tile's devices are shown as one list.
+  const std::vector<hlo::OpShardingType>& types = sharding.subgroupTypes();
+  auto order = [](hlo::OpShardingType t) {
+    return t == hlo::OpShardingType::kManual ? 0 : t == hlo::OpShardingType::kUnreduced ? 1 : 2;
+  };
+  bool canonical = true;
+  for (size_t i = 0; i < types.size() && static_cast<size_t>(rank) + i < taDims.size(); ++i) {
+    const int64_t size = taDims[static_cast<size_t>(rank) + i];
+    if (i > 0 && order(types[i - 1]) > order(types[i])) canonical = false;
+    if (types[i] == hlo::OpShardingType::kManual) layout.manualGroup *= size;
+    if (types[i] == hlo::OpShardingType::kUnreduced) layout.unreducedGroup *= size;
+  }
+  if (!canonical) layout.manualGroup = layout.unreducedGroup = 1;
 
   // Tile t (row-major over the data dims) owns the flat tile-assignment
   // entries [t * replication, (t + 1) * replication): the subgroup dims are

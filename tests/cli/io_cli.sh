@@ -111,6 +111,24 @@ rc=0
 "$bin" hlo "@$tmp/tuple.txt" >/dev/null 2>&1 || rc=$?
 [[ $rc -eq 0 ]] || fail "a tuple of 65536 elements: exit $rc"
 
+# Tuple protos are bounded too: 65,536 elements read, one more is refused
+# before protobuf builds a message (bounded memory), in every proto format.
+python3 -c "import sys; sys.stdout.buffer.write(b'\x08\x02' + b'\x2a\x00' * 65537)" >"$tmp/tuple.pb"
+expect_err "a tuple proto of 65537 elements" 1 \
+  "tuple.pb: error: a tuple has more than 65536 elements (counted over every level of nesting)" -- \
+  hlo --from pb "@$tmp/tuple.pb"
+python3 -c "import sys; sys.stdout.buffer.write(b'\x08\x02' + b'\x2a\x00' * 65536)" >"$tmp/tuple.pb"
+"$bin" hlo --from pb --to pb "@$tmp/tuple.pb" >"$tmp/tuple_out.pb" 2>"$tmp/stderr" || fail "a tuple proto of 65536 elements: exit $?"
+cmp -s "$tmp/tuple.pb" "$tmp/tuple_out.pb" || fail "a tuple proto of 65536 elements: bytes differ"
+python3 -c "print('type: TUPLE' + ' tuple_shardings {}' * 1000000)" >"$tmp/tuple.pbtxt"
+expect_err "a pbtxt tuple of 10^6 elements" 1 "a tuple has more than 65536 elements" -- hlo "@$tmp/tuple.pbtxt"
+if [[ $sanitized -eq 0 ]]; then
+  python3 -c "import sys; sys.stdout.buffer.write(b'\x08\x02' + b'\x2a\x00' * 1000000)" >"$tmp/tuple.pb"
+  (ulimit -v 400000; "$bin" hlo --from pb "@$tmp/tuple.pb" >/dev/null 2>"$tmp/stderr"); rc=$?
+  [[ $rc -eq 1 ]] || fail "a tuple proto of 10^6 elements under ulimit -v: exit $rc"
+  grep -qF "a tuple has more than 65536 elements" "$tmp/stderr" || fail "a tuple proto of 10^6 elements: message"
+fi
+
 # --mesh @FILE reads the mesh like any input: 100,000 device ids.
 python3 - "$tmp/mesh.txt" <<'EOF'
 import sys
@@ -297,6 +315,20 @@ expect_err "import: warning names the file" 0 "unknown.txt: warning: input 1 ({u
 "$bin" import --json '{replicated}' 2>/dev/null | grep -qF '"warnings": []' || fail "import --json: empty warnings"
 expect_err "explain: shard group" 0 "<input>: warning: shard_as 1 is dropped" -- \
   explain '{devices=[2,2]<=[4] shard_as 1}'
+for input in '{devices=[2,2]<=[4] shard_as 1}' '{unknown}' '{manual}' '{unreduced}'; do
+  "$bin" explain "$input" 2>"$tmp/stderr" >/dev/null
+  want=$(sed -n 's/^<input>: warning: //p' "$tmp/stderr")
+  [[ -n "$want" ]] || fail "explain $input: no warning on stderr"
+  "$bin" explain --json "$input" 2>/dev/null >"$tmp/explain.json"
+  python3 - "$tmp/explain.json" "$want" <<'EOF2' || fail "explain --json $input: warnings differ from stderr"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+sys.exit(0 if doc["warnings"] == sys.argv[2].split("\n") else 1)
+EOF2
+done
+"$bin" explain --json '{devices=[2,2]<=[4] last_tile_dims={manual}}' 2>"$tmp/stderr" | grep -qF '"warnings": []' ||
+  fail "explain --json: a MANUAL subgroup is listed as manual_axes, no loss"
+[[ ! -s "$tmp/stderr" ]] || fail "explain of a MANUAL subgroup: stderr not empty"
 expect_err "import: device -1" 1 "<input>: error: device id -1 in {maximal device=-1} is outside [0, 2^63)" -- \
   import '{maximal device=-1}'
 expect "hlo keeps reading device -1" 0 "{maximal device=-1}" -- hlo '{maximal device=-1}'

@@ -24,6 +24,26 @@ if command -v xmllint >/dev/null; then
 fi
 expect "unwritable --svg" 1 "" -- show --svg /nonexistent/dir/x.svg "$rank3"
 
+# --- what a group is (issue 13 item 5): unreduced and manual devices are
+# marked apart from replicas, in the text picture, the SVG and the JSON ----------
+out="$("$bin" show '{devices=[2,1,2]<=[4] last_tile_dims={unreduced}}')"
+grep -qF "2+3" <<<"$out" || fail "show unreduced: no '2+3' cell"
+grep -qxF "cells: '+' joins devices holding partial values of a tile (unreduced, combined by sum)" <<<"$out" ||
+  fail "show unreduced: legend"
+out="$("$bin" show '{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}')"
+grep -qF "0,1|2,3" <<<"$out" || fail "show manual: no '0,1|2,3' cell"
+grep -qF "'|' separates devices each holding its own shard (manual)" <<<"$out" || fail "show manual: legend"
+out="$("$bin" show '{devices=[2,1,2]<=[4] last_tile_dim_replicate}')"
+grep -qF "0,1" <<<"$out" || fail "show replicas: no '0,1' cell"
+grep -q '^cells:' <<<"$out" && fail "show replicas: a legend for replicas only"
+"$bin" show --svg "$tmp/u.svg" --mesh '<["a"=2, "b"=2]>' '#sdy.sharding<@mesh, [{"a"}, {}], unreduced=max{"b"}>' >/dev/null ||
+  fail "show --svg of an unreduced sharding: exit $?"
+grep -qF ">0+1<" "$tmp/u.svg" || fail "SVG: no '0+1' cell"
+grep -qF "combined by max" "$tmp/u.svg" || fail "SVG: the legend does not name the reduction"
+"$bin" show --json '{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}' >"$tmp/g.json"
+grep -qF '"manual_group": 2' "$tmp/g.json" && grep -qF '"unreduced_group": 1' "$tmp/g.json" ||
+  fail "show --json: manual_group / unreduced_group"
+
 # --- colour -----------------------------------------------------------------------
 "$bin" show --color always '{devices=[2]<=[2]}' | grep -q $'\x1b\[48;5;' || fail "--color always has no ANSI colour"
 "$bin" show --color auto '{devices=[2]<=[2]}' | grep -q $'\x1b' && fail "--color auto colours a pipe"

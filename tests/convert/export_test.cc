@@ -197,6 +197,17 @@ const GoldenRow kGoldenRows[] = {
      R"(<@ones, [{"p"}, {"q"}]>)", {}, "{replicated}"},
     {"derived: all axes manual wins over size-1 axes", R"(<@ones, [{}]>)", {"p", "q"},
      "{manual}"},
+    {"docs/upstream.md § Export steps, step 10: size-1 axes, unreduced -> tile dims [1], "
+     "UNREDUCED(1), and Subgroup collapses a lone type before dropping size-1 dims",
+     R"(<@ones, [{}], unreduced={"p"}>)", {},
+     "{unreduced metadata={op_type=\"sdy::reduction_op\" op_name=\"SUM\"}}"},
+    {"derived: size-1 axes, max{unreduced}: the reduction rides in the metadata",
+     R"(<@ones, [{"q"}], unreduced=max{"p"}>)", {},
+     "{unreduced metadata={op_type=\"sdy::reduction_op\" op_name=\"MAX\"}}"},
+    {"derived: size-1 axes, unreduced beside a size-1 manual axis: MANUAL(1) + UNREDUCED(1) "
+     "are two types, so no collapse; one device -> {replicated}",
+     R"(<@ones, [{}], unreduced={"p"}>)", {"q"},
+     "{replicated metadata={op_type=\"sdy::reduction_op\" op_name=\"SUM\"}}"},
     {"derived: XLA's Subgroup collapses before dropping size-1 dims; MANUAL(1) + "
      "UNREDUCED(6) are not one type (header comment)",
      R"(<mesh<["a"=6, "m"=1]>, [], unreduced={"a"}>)", {"m"},
@@ -532,7 +543,13 @@ RC_GTEST_PROP(ExportProperty, DevicesSitWhereTheModelPutsThem, ()) {
     return;
   }
   if (total == 1) {
-    RC_ASSERT(hlo.isReplicated());
+    // XLA's Subgroup collapses a lone UNREDUCED type before dropping size-1
+    // dims; any other one-device export means {replicated}.
+    if (!unreducedChunks.empty() && manualAxes.empty()) {
+      RC_ASSERT(hlo.isUnreduced());
+    } else {
+      RC_ASSERT(hlo.isReplicated());
+    }
     return;
   }
 

@@ -332,6 +332,23 @@ TEST(ConvertToSdySharding, GoldenRows) {
   }
 }
 
+TEST(ConvertToSdySharding, V3ReductionKindIsKept) {
+  // Issue 13 item 7: V3 text's `unreduced=max{...}` reaches the sdy sharding.
+  sdy::Context ctx;
+  auto mesh = sdy::parseMesh(ctx, R"(<["x"=2, "y"=4]>)");
+  ASSERT_TRUE(mesh.has_value());
+  for (const char* kind : {"max", "min"}) {
+    auto sharding = hlo::parseSharding(std::string("{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=") +
+                                       kind + "{'y'}}");
+    ASSERT_TRUE(sharding.has_value()) << sharding.error().message;
+    auto result = convertToSdySharding(ctx, *sharding, *mesh, sdy::MeshOrRef::ref(ctx, "mesh"),
+                                       {}, 2, false);
+    ASSERT_TRUE(result.has_value()) << result.error().message;
+    EXPECT_EQ(sdy::printTensorSharding(*result),
+              std::string("#sdy.sharding<@mesh, [{\"x\"}, {}], unreduced=") + kind + "{\"y\"}>");
+  }
+}
+
 TEST(ConvertToSdySharding, ReplicatedKeepsReductionOp) {
   // docs/upstream.md § Import steps, step 3 (newest): the reduction op is taken from the sharding
   // even without unreduced axes; it does not show in the text.

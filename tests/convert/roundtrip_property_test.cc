@@ -384,6 +384,14 @@ RC_GTEST_PROP(RoundTripProps, ExportThenImportGivesBackTheSharding, ()) {
     // unreduced axes were of size 1 (lost on import).
     auto second = convertToHloSharding(*imported, lookup, g.manual);
     if (!second.has_value()) RC_FAIL("re-export failed: " + trace + ": " + second.error().message);
+    // On a mesh of size-1 axes, unreduced axes alone export as {unreduced}
+    // (upstream's Subgroup collapse, docs/upstream.md § Export steps, step
+    // 10); the import drops size-1 unreduced axes, so it comes back
+    // replicated (the documented loss above).
+    if (first->isUnreduced() && g.expectedUnreduced.empty()) {
+      if (!second->isReplicated()) RC_FAIL(trace + " -> " + second->toString(true));
+      continue;
+    }
     if (!(*first == *second)) RC_FAIL(trace + " -> " + second->toString(true));
     if (g.expectedUnreduced.size() == sharding.unreducedAxes().size() &&
         first->metadata() != second->metadata()) {

@@ -70,6 +70,15 @@ INSTANTIATE_TEST_SUITE_P(
                   "{mesh['i'=2,'j'=2], [{'i', ?}, {?}], manual={'j'}}"},
         RoundTrip{"{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced={'y'}}",
                   "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced={'y'}}"},
+        // The reduction kind of unreduced axes, written as sdy writes it
+        // (issue 13 item 7); it rides in the metadata as V2's does.
+        RoundTrip{"{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=max{'y'}}",
+                  "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=max{'y'}}"},
+        RoundTrip{"{mesh['x'=2,'y'=4], [{}, {}], unreduced= min {'x', 'y'}, metadata={{op_name=\"a\"}}}",
+                  "{mesh['x'=2,'y'=4], [{}, {}], unreduced=min{'x', 'y'}, metadata={{op_name=\"a\"}}}"},
+        RoundTrip{"{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=sum{'y'}}",
+                  "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced={'y'}, "
+                  "metadata={{op_type=\"sdy::reduction_op\" op_name=\"SUM\"}}}"},
         // The older unquoted printer's form is read too.
         RoundTrip{"{mesh[i=2,j=2], [{j}, {}], unreduced={i}}",
                   "{mesh['i'=2,'j'=2], [{'j'}, {}], unreduced={'i'}}"},
@@ -182,6 +191,36 @@ RC_GTEST_PROP(NamedTextProperty, PrintParseRoundTrips, ()) {
   RC_ASSERT(back.has_value());
   RC_ASSERT(back->toString() == s.toString());
   RC_ASSERT(*back == s);
+}
+
+TEST(NamedText, ReductionKindRidesInTheMetadata) {
+  auto s = parseSharding("{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=max{'y'}}");
+  ASSERT_TRUE(s.has_value()) << s.error().message;
+  ASSERT_EQ(s->metadata().size(), 1u);
+  EXPECT_EQ(s->metadata()[0].opType, "sdy::reduction_op");
+  EXPECT_EQ(s->metadata()[0].opName, "MAX");
+  EXPECT_EQ(s->namedSharding()->reductionKind(), "max");
+  // The metadata form prints as the short one; the kind written before the
+  // axes replaces one the metadata list gives.
+  auto viaMetadata = parseSharding(
+      "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced={'y'}, "
+      "metadata={{op_type=\"sdy::reduction_op\" op_name=\"MIN\"}}}");
+  ASSERT_TRUE(viaMetadata.has_value());
+  EXPECT_EQ(viaMetadata->toString(), "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=min{'y'}}");
+  auto both = parseSharding(
+      "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=max{'y'}, "
+      "metadata={{op_type=\"sdy::reduction_op\" op_name=\"MIN\"}}}");
+  ASSERT_TRUE(both.has_value());
+  EXPECT_EQ(both->toString(true), "{mesh['x'=2,'y'=4], [{'x'}, {}], unreduced=max{'y'}}");
+  // Without unreduced axes there is no kind to print.
+  auto none = parseSharding("{mesh['x'=2], [{'x'}], unreduced=max{}}");
+  ASSERT_TRUE(none.has_value()) << none.error().message;
+  EXPECT_EQ(none->toString(), "{mesh['x'=2], [{'x'}]}");
+  auto bad = parseSharding("{mesh['x'=2], [{}], unreduced=avg{'x'}}");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message,
+            "unknown reduction 'avg': expected max, min or sum before the unreduced axes");
+  EXPECT_EQ(bad.error().offset, 30u);
 }
 
 }  // namespace

@@ -205,6 +205,61 @@ TEST(FromProto, TupleDepthIsBounded) {
   EXPECT_FALSE(fromProto(nestedTuples(3), options).has_value());
 }
 
+// Issue 13 item 1: tuple elements are bounded (65,536 over every level, as
+// HLO text's tuples), with a clear error, not a gigabyte of leaves.
+TEST(FromProto, TupleElementsAreBounded) {
+  constexpr char kTooMany[] = "a tuple has more than 3 elements (counted over every level of nesting)";
+  ProtoParseOptions options;
+  options.maxTupleLeaves = 3;
+  wire::OpSharding flat;
+  flat.set_type(wire::OpSharding::TUPLE);
+  for (int i = 0; i < 3; ++i) flat.add_tuple_shardings();
+  EXPECT_TRUE(fromProto(flat, options).has_value());
+  flat.add_tuple_shardings();
+  auto r = fromProto(flat, options);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(r.error().message, kTooMany);
+  // Nested: 2 + 2 elements (the inner tuple is one of the outer two).
+  wire::OpSharding nested;
+  nested.set_type(wire::OpSharding::TUPLE);
+  nested.add_tuple_shardings();
+  wire::OpSharding* inner = nested.add_tuple_shardings();
+  inner->set_type(wire::OpSharding::TUPLE);
+  inner->add_tuple_shardings();
+  EXPECT_TRUE(fromProto(nested, options).has_value());
+  inner->add_tuple_shardings();
+  r = fromProto(nested, options);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message, kTooMany);
+
+  // The default bound, through every format's reader: 65,536 elements read,
+  // one more is refused (binary before protobuf builds a message).
+  wire::OpSharding big;
+  big.set_type(wire::OpSharding::TUPLE);
+  for (int i = 0; i < 65536; ++i) big.add_tuple_shardings();
+  const std::string ok = big.SerializeAsString();
+  auto read = parseOpSharding(ok, ProtoFormat::kBinary);
+  ASSERT_TRUE(read.has_value()) << read.error().message;
+  EXPECT_EQ(read->tupleElements().size(), 65536u);
+  big.add_tuple_shardings();
+  const char kDefault[] = "a tuple has more than 65536 elements (counted over every level of nesting)";
+  for (ProtoFormat format : {ProtoFormat::kBinary, ProtoFormat::kText, ProtoFormat::kJson}) {
+    std::string data = format == ProtoFormat::kBinary ? big.SerializeAsString()
+                       : format == ProtoFormat::kText ? printOpShardingText(big)
+                                                      : printOpShardingJson(big).value();
+    auto refused = parseOpSharding(data, format);
+    ASSERT_FALSE(refused.has_value()) << protoFormatName(format);
+    EXPECT_EQ(refused.error().message, kDefault) << protoFormatName(format);
+  }
+  // Text and JSON are bounded before parsing by the messages they open.
+  std::string text = "type: TUPLE";
+  for (int i = 0; i < 4 * 65536 + 4; ++i) text += " tuple_shardings {}";
+  auto early = parseOpShardingText(text);
+  ASSERT_FALSE(early.has_value());
+  EXPECT_EQ(early.error().message, kDefault);
+}
+
 TEST(FromProto, HugeIotaIsAnErrorNotAnAllocation) {
   // The issue's example, {devices=[1000000000,1000000000]<=[10^18]}.
   auto r = fromProto(pbtxt("type: OTHER tile_assignment_dimensions: [1000000000, 1000000000] "

@@ -95,6 +95,39 @@ TEST(Tiles, Rejections) {
   EXPECT_EQ(big.tiles[2].offset[0] + big.tiles[2].shape[0], INT64_MAX);
 }
 
+// Issue 13 item 5: a tile's devices say what they are to each other.
+// Devices run row-major over the subgroup dims in XLA's order (manual,
+// unreduced, replicated), so the blocks below follow from the iota.
+TEST(Tiles, GroupsAreMarkedApartFromReplicas) {
+  auto replicas = computeTiles(parse("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"), I64s{2, 1}).value();
+  EXPECT_EQ(replicas.manualGroup, 1);
+  EXPECT_EQ(replicas.unreducedGroup, 1);
+  EXPECT_EQ(formatTileDevices(replicas, replicas.tiles[0]), "0,1");
+  EXPECT_EQ(tileDevicesLegend(replicas, "sum"), "");
+
+  auto unreduced = computeTiles(parse("{devices=[2,1,2]<=[4] last_tile_dims={unreduced}}"), I64s{2, 1}).value();
+  EXPECT_EQ(unreduced.unreducedGroup, 2);
+  EXPECT_EQ(formatTileDevices(unreduced, unreduced.tiles[1]), "2+3");
+  EXPECT_EQ(tileDevicesLegend(unreduced, "max"),
+            "'+' joins devices holding partial values of a tile (unreduced, combined by max)");
+
+  auto manual = computeTiles(parse("{devices=[1,2,4,2]<=[16] last_tile_dims={manual, unreduced, replicated}}"),
+                             I64s{1}).value();
+  EXPECT_EQ(manual.manualGroup, 2);
+  EXPECT_EQ(manual.unreducedGroup, 4);
+  EXPECT_EQ(manual.replication, 16);
+  EXPECT_EQ(formatTileDevices(manual, manual.tiles[0]),
+            "0,1+2,3+4,5+6,7|8,9+10,11+12,13+14,15");
+  EXPECT_EQ(tileDevicesLegend(manual, ""),
+            "'+' joins devices holding partial values of a tile (unreduced, combined by sum); "
+            "'|' separates devices each holding its own shard (manual); "
+            "',' lists replicas (the same values)");
+
+  // An explicit list keeps its order inside the blocks.
+  auto list = computeTiles(parse("{devices=[1,2,2]3,1,0,2 last_tile_dims={manual, replicated}}"), I64s{1}).value();
+  EXPECT_EQ(formatTileDevices(list, list.tiles[0]), "1,3|0,2");
+}
+
 TEST(Tiles, FormatDeviceList) {
   EXPECT_EQ(formatDeviceList(I64s{0, 1, 2, 3, 8, 10}), "0-3,8,10");
   EXPECT_EQ(formatDeviceList(I64s{0, 1}), "0,1");

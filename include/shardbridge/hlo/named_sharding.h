@@ -159,6 +159,10 @@ class NamedSharding {
   const std::vector<AxisRef>& manualAxes() const { return manual_; }
   const std::vector<OpMetadata>& metadata() const { return metadata_; }
   NamedSharding withMetadata(std::vector<OpMetadata> metadata) const;
+  // "max" or "min" when there are unreduced axes and the metadata names that
+  // reduction (an entry with op_type "sdy::reduction_op", op_name "MAX" or
+  // "MIN" and nothing else); "" otherwise (the default, sum).
+  std::string_view reductionKind() const;
 
   // Size of `axis` in this mesh (the sub-axis size or the whole axis).
   int64_t axisSize(const AxisRef& axis) const;
@@ -176,6 +180,10 @@ class NamedSharding {
 
   // XLA's NamedSharding::ToString (quoted names; metadata always as a list).
   //   "{mesh['a'=2,'b'=4], [{'a'}, {'b', ?}], replicated={'c'}}"
+  // The reduction kind of unreduced axes rides in the metadata as V2's does
+  // (an entry `op_type="sdy::reduction_op" op_name="MAX"`, see
+  // reductionKind); MAX and MIN print as `unreduced=max{'x'}` /
+  // `unreduced=min{...}`, and that entry is then left out of the metadata.
   std::string toString(bool includeMetadata = false) const;
   void print(std::string& out, bool includeMetadata = false) const;
   // `'name'` or `'name':(pre)size`.

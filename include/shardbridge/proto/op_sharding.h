@@ -36,6 +36,13 @@ struct ProtoParseOptions {
   // nesting carries nothing and is refused. Protobuf's own parsers stop at
   // 100 nested messages whatever this says.
   size_t maxTupleDepth = 64;
+  // Most tuple elements (tuple_shardings entries, counted over every level
+  // of nesting) an input may hold: bounded memory, as each element costs a
+  // message and a leaf. The same bound as HLO text's (hlo/text.h). Binary
+  // input is counted on the wire before protobuf builds any message, text
+  // and JSON input bounded by the messages they open (four per element);
+  // fromProto counts the elements exactly.
+  size_t maxTupleLeaves = size_t{1} << 16;
 };
 
 // Parses `data` as an OpSharding in `format`, then runs fromProto.

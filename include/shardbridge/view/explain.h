@@ -57,6 +57,13 @@ struct Explanation {
   // without tiles, or over the limits; `tilesNote` says why.
   std::optional<TileLayout> tiles;
   std::string tilesNote;
+
+  // What the named form leaves out of an HLO input (a shard group,
+  // {unknown} or {manual} read as replicated, {unreduced} without mesh
+  // axes): view::importLosses with the MANUAL subgroup shown, one sentence
+  // each; empty for sdy input. The CLI prints them on stderr; the --json
+  // document carries them.
+  std::vector<std::string> warnings;
 };
 
 // Explains an HloSharding leaf. `mesh` (may be null) is the mesh to import

@@ -26,7 +26,8 @@ struct TextOptions {
 
 // The grid of every slice, each preceded by its slice label (`[0:2, :, :]`)
 // when there are sliced dims. Device lists are written by
-// formatDeviceList and wrapped at commas inside their cell. Output ends
+// formatTileDevices (replicas by commas, unreduced blocks joined by '+',
+// manual blocks by '|') and wrapped after those marks inside their cell. Output ends
 // with a newline. Widths below 8 are treated as 8.
 std::string renderText(const Grid& grid, const TextOptions& options = {});
 

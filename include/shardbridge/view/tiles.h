@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "shardbridge/base/result.h"
@@ -45,6 +47,13 @@ struct TileLayout {
   // whose device count is unknown: then `tiles` has one tile and no devices.
   int64_t replication = 1;
   int64_t numDevices = 0;  // devices in the layout (0 if unknown)
+  // What the devices of one tile are to each other. They run row-major over
+  // the subgroup dims in XLA's order — manual, unreduced, replicated — so a
+  // tile's `replication` devices are manualGroup blocks (each holds its own
+  // shard), each of unreducedGroup blocks (each holds a partial value of
+  // the tile), each of replicas (they hold the same values).
+  int64_t manualGroup = 1;
+  int64_t unreducedGroup = 1;
 };
 
 // Returns the tiles of `sharding` for a tensor of `dims`:
@@ -62,5 +71,19 @@ Result<TileLayout> computeTiles(const hlo::HloSharding& sharding, std::span<cons
 // The device ids as short text: runs of three or more consecutive ids as
 // "a-b", others comma-separated: {0,1,2,3,8,10} -> "0-3,8,10".
 std::string formatDeviceList(std::span<const int64_t> devices);
+
+// A tile's devices as the pictures label them: replicas as formatDeviceList
+// writes them, joined by '+' across unreduced blocks (partial values of the
+// tile) and by '|' across manual blocks (each its own shard). Only replicas:
+// formatDeviceList's text.
+//   manualGroup 2, unreducedGroup 2, devices {0,1,2,3,4,5,6,7} -> "0,1+2,3|4,5+6,7"
+std::string formatTileDevices(const TileLayout& layout, const Tile& tile);
+
+// The words for formatTileDevices' marks, for the legend under a picture:
+// empty when a tile holds only replicas, else e.g. "'+' joins devices
+// holding partial values of a tile (unreduced, combined by sum)", plus what
+// ',' means when the blocks hold several replicas. `reduction` names the
+// reduction ("sum" when empty).
+std::string tileDevicesLegend(const TileLayout& layout, std::string_view reduction);
 
 }  // namespace shardbridge::view

@@ -37,13 +37,18 @@ namespace shardbridge::proto {
 //   * where XLA would abort, overflow or read out of bounds, kInvalid with a
 //     message of ours: dims < 1, an overflowing dims product, more than
 //     hlo::kMaxDevices devices, a perm that is not a permutation, tuples
-//     nested deeper than options.maxTupleDepth (maxInputBytes is not used).
+//     nested deeper than options.maxTupleDepth, more tuple elements than
+//     options.maxTupleLeaves over every level (maxInputBytes is not used).
 // A proto describing one device (iota reshape all 1s, or one device id) is
 // {replicated}, as in XLA, even without tile_assignment_dimensions.
 // Nested TUPLEs are flattened (the model's tuples are flat leaf lists; XLA
 // would keep the nesting, which its own text parser cannot read back).
 Result<hlo::HloSharding> fromProto(const wire::OpSharding& proto,
                                    const ProtoParseOptions& options = {});
+
+// The kInvalid error for more than `limit` tuple elements:
+// "a tuple has more than 65536 elements (counted over every level of nesting)".
+Error tooManyTupleElements(size_t limit);
 
 // XLA's HloSharding::ToProto (docs/upstream.md § ToProto): sets exactly the fields XLA sets,
 // so the serialized bytes equal XLA's. An iota stays compact (canonical
