@@ -140,7 +140,7 @@ def placements(sharding: Union[HloSharding, str], mesh_shape: Sequence[int],
     hlo = sharding if isinstance(sharding, HloSharding) else HloSharding.parse(sharding)
     if hlo.is_tuple:
         raise Error("a tuple sharding has no placements: take one of its tuple_elements")
-    if hlo.is_manual or "MANUAL" in hlo.subgroup_types:
+    if hlo.is_manual or "manual" in hlo.subgroup_types:
         raise Error(f"{hlo} is manual: DTensor placements have no manual form")
     sdy = to_sdy(hlo, mesh, rank=rank, upstream_device_order=True)
     out = ["R"] * len(names)

@@ -35,6 +35,7 @@ struct SharedContext {
 using ContextPtr = std::shared_ptr<SharedContext>;
 inline constexpr size_t kContextRotateAt = 1 << 16;
 ContextPtr currentContext();
+std::pair<size_t, size_t> contextStats();
 
 // A verified mesh and the symbol name shardings refer to it by.
 struct MeshObject {

@@ -10,12 +10,32 @@
 
 namespace shardbridge::python {
 
+namespace {
+
+std::mutex gContextMutex;
+ContextPtr* gCurrent = new ContextPtr();  // never destroyed (outlives the interpreter)
+std::vector<std::weak_ptr<SharedContext>>* gAll = new std::vector<std::weak_ptr<SharedContext>>();
+
+}  // namespace
+
 ContextPtr currentContext() {
-  static std::mutex mutex;
-  static ContextPtr current;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!current || current->ctx.size() >= kContextRotateAt) current = std::make_shared<SharedContext>();
+  std::lock_guard<std::mutex> lock(gContextMutex);
+  ContextPtr& current = *gCurrent;
+  if (!current || current->ctx.size() >= kContextRotateAt) {
+    current = std::make_shared<SharedContext>();
+    std::erase_if(*gAll, [](const std::weak_ptr<SharedContext>& w) { return w.expired(); });
+    gAll->push_back(current);
+  }
   return current;
+}
+
+// (contexts alive, attributes in the current one): for tests of the
+// rotation (docs/python.md § Memory).
+std::pair<size_t, size_t> contextStats() {
+  std::lock_guard<std::mutex> lock(gContextMutex);
+  size_t live = 0;
+  for (const auto& w : *gAll) live += !w.expired();
+  return {live, *gCurrent ? (*gCurrent)->ctx.size() : 0};
 }
 
 sdy::MeshAttr meshIn(const MeshObject& mesh, const ContextPtr& context) {
@@ -89,6 +109,9 @@ MeshPtr makeMesh(py::handle axes, py::object deviceIds, const std::string& name)
 }  // namespace
 
 void registerMesh(py::module_& m) {
+  m.def("_context_stats", &contextStats,
+        "(contexts alive, attributes in the current context); contexts are replaced after "
+        "65,536 attributes and freed with their last object.");
   py::class_<MeshObject, MeshPtr>(m, "Mesh", R"doc(
 A verified Shardy mesh: named axes with sizes, and optionally the device
 order (``device_ids``; none means iota order).
