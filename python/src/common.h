@@ -108,6 +108,7 @@ void registerIndices(py::module_& m, py::class_<hlo::HloSharding>& cls);
 void registerConversions(py::module_& m);
 void registerViews(py::module_& m, py::class_<hlo::HloSharding>& cls);
 void registerModules(py::module_& m);
+void registerBench(py::module_& m);
 py::class_<hlo::HloSharding>& hloShardingClass();
 
 }  // namespace shardbridge::python

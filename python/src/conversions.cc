@@ -97,7 +97,10 @@ MeshPtr inferredMesh(const ContextPtr& context, std::span<const hlo::HloSharding
 py::object toSdy(py::object sharding, py::object mesh, std::optional<int64_t> rank, bool openDims,
                  bool upstreamDeviceOrder) {
   if (rank && *rank < 0) throw py::value_error("rank must be at least 0, got " + std::to_string(*rank));
-  hlo::HloSharding s = hloFrom(sharding);
+  // An HloSharding object is used in place (no copy of its tile assignment).
+  std::optional<hlo::HloSharding> owned;
+  if (!py::isinstance<hlo::HloSharding>(sharding)) owned = hloFrom(sharding);
+  const hlo::HloSharding& s = owned ? *owned : sharding.cast<const hlo::HloSharding&>();
   ImportSetup setup;
   setup.context = currentContext();
   setup.anyOrder.enabled = !upstreamDeviceOrder;

@@ -48,7 +48,7 @@ size_t hashOf(const hlo::HloSharding& s) {
   return h;
 }
 
-hlo::HloSharding parseText(const std::string& text) {
+hlo::HloSharding parseText(std::string_view text) {
   if (text.size() >= kReleaseGilAt) {
     Result<hlo::HloSharding> parsed = makeError(ErrorCode::kInternal, "not parsed");
     {
@@ -133,7 +133,17 @@ True
   gClass = owned;
   py::class_<hlo::HloSharding>& cls = *owned;
   cls.def_static(
-         "parse", [](py::object text) { return parseText(textOf(text, "text")); }, py::arg("text"),
+         "parse",
+         [](py::handle text) {
+           if (PyUnicode_Check(text.ptr())) {
+             Py_ssize_t size = 0;
+             const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+             if (!data) throw py::error_already_set();
+             return parseText(std::string_view(data, static_cast<size_t>(size)));
+           }
+           return parseText(textOf(text, "text"));
+         },
+         py::arg("text"),
          "Parses HLO sharding text as XLA does: `{devices=[2,2]0,2,1,3}`, `{devices=[4,2]<=[2,4]T(1,0)}`, "
          "`{mesh['x'=2], [{'x'}]}`, `{replicated}`, `{maximal device=3}`, tuples, metadata. Raises Error, "
          "located in `text`.")

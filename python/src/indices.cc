@@ -99,17 +99,29 @@ py::dict indicesMap(const hlo::HloSharding& input, py::object shapeArg, std::opt
     auto list = unwrap(tiles.devices());
     devices.assign(list.begin(), list.end());
   }
-  std::vector<std::pair<int64_t, int64_t>> order;  // (device, tile)
-  order.reserve(devices.size());
-  for (int64_t f = 0; f < total; ++f) order.emplace_back(devices[static_cast<size_t>(f)], f / replicas);
-  std::sort(order.begin(), order.end());
-  std::vector<int64_t> index(rank);
+  // (device, tile) in ascending device order: a bucket per id when the ids
+  // are 0..n-1 (the usual case), else a sort.
+  std::vector<std::pair<int64_t, int64_t>> order(static_cast<size_t>(total), {-1, -1});
+  bool dense = true;
+  for (int64_t f = 0; f < total && dense; ++f) {
+    int64_t d = devices[static_cast<size_t>(f)];
+    if (d < 0 || d >= total || order[static_cast<size_t>(d)].first != -1) {
+      dense = false;
+    } else {
+      order[static_cast<size_t>(d)] = {d, f / replicas};
+    }
+  }
+  if (!dense) {
+    for (int64_t f = 0; f < total; ++f) order[static_cast<size_t>(f)] = {devices[static_cast<size_t>(f)], f / replicas};
+    std::sort(order.begin(), order.end());
+  }
+  std::vector<int64_t> index(rank), counts(rank);
+  for (size_t d = 0; d < rank; ++d) counts[d] = tiles.dim(static_cast<int64_t>(d));
   for (const auto& [device, tile] : order) {
     int64_t rest = tile;
     for (size_t d = rank; d-- > 0;) {
-      const int64_t n = tiles.dim(static_cast<int64_t>(d));
-      index[d] = rest % n;
-      rest /= n;
+      index[d] = rest % counts[d];
+      rest /= counts[d];
     }
     PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(rank));
     if (!t) throw py::error_already_set();
@@ -118,12 +130,11 @@ py::dict indicesMap(const hlo::HloSharding& input, py::object shapeArg, std::opt
       Py_INCREF(item);
       PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(d), item);
     }
-    py::object key = py::int_(device);
-    if (PyDict_SetItem(out.ptr(), key.ptr(), t) != 0) {
-      Py_DECREF(t);
-      throw py::error_already_set();
-    }
+    PyObject* key = PyLong_FromLongLong(device);
+    int failed = key ? PyDict_SetItem(out.ptr(), key, t) : -1;
+    Py_XDECREF(key);
     Py_DECREF(t);
+    if (failed != 0) throw py::error_already_set();
   }
   return out;
 }

@@ -15,4 +15,5 @@ PYBIND11_MODULE(_core, m) {
   registerConversions(m);
   registerViews(m, hloShardingClass());
   registerModules(m);
+  registerBench(m);
 }
