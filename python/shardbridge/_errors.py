@@ -19,7 +19,7 @@ class Error(ValueError):
     ...     sb.HloSharding.parse('{devices=[2]0}')
     ... except sb.Error as e:
     ...     print(e.code, e.line, e.column)
-    parse 1 14
+    parse 1 2
     """
 
     def __init__(self, message: str, *, code: str = "invalid", offset: Optional[int] = None,

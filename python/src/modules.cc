@@ -120,6 +120,15 @@ upstream options with ``-`` written ``_`` (``enable_hlo_sharding_v3=True``,
 ``keep_hlo_sharding_constraints=True``, ``upstream_device_order=True``; ``v3``
 is short for the first). Ops left in sdy form are reported with
 ``warnings.warn``. Raises Error, located in the module text.
+
+>>> m = 'module {\n  func.func @f(%a: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) {\n    return\n  }\n}\n'
+>>> print(convert_module(m, to="sdy"), end="")
+module {
+  sdy.mesh @mesh = <["_axis_0"=2]>
+  func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}]>}) {
+    return
+  }
+}
 )doc");
   m.def("list_shardings", &listShardings, py::arg("source"), py::kw_only(), py::arg("mesh") = py::none(),
         py::arg("metadata") = false,
@@ -128,6 +137,9 @@ MLIR module, an OpSharding or a sharding string, each a dict with its place,
 ``hlo`` and ``sdy`` forms (or ``error``). ``source``: the file's text (str
 or bytes), or an ``os.PathLike`` naming the file. ``mesh``: import onto
 this mesh instead of the inferred one.
+
+>>> [(r["hlo"], r["sdy"]) for r in list_shardings("{devices=[2]<=[2]}")]
+[('{devices=[2]<=[2]}', '#sdy.sharding<@mesh, [{"_axis_0"}]>')]
 )doc");
 }
 

@@ -1,0 +1,26 @@
+"""Every public name has a docstring, and the examples in them run."""
+
+import doctest
+
+import pytest
+
+import shardbridge as sb
+from shardbridge import _core, _errors, jax, orbax, torch  # noqa: F401
+
+PUBLIC = [n for n in sb.__all__ if n != "__version__"]
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_name_has_docstring(name):
+    assert (getattr(sb, name).__doc__ or "").strip(), name
+
+
+@pytest.mark.parametrize("module", [sb, _core, _errors, jax, orbax, torch], ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    globs = {"sb": sb, **{n: getattr(sb, n) for n in PUBLIC}, "HloSharding": sb.HloSharding}
+    tests = finder.find(module, module.__name__, globs=globs)
+    for t in tests:
+        runner.run(t)
+    assert runner.failures == 0
