@@ -24,3 +24,12 @@ def test_docstring_examples(module):
     for t in tests:
         runner.run(t)
     assert runner.failures == 0
+
+
+def test_docs_walkthrough(monkeypatch):
+    """The >>> examples of docs/python.md, run from the source tree (they read examples/)."""
+    from conftest import SOURCE_DIR
+    monkeypatch.chdir(SOURCE_DIR)
+    result = doctest.testfile(str(SOURCE_DIR / "docs" / "python.md"), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE, report=True)
+    assert result.attempted > 5 and result.failed == 0
