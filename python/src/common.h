@@ -84,6 +84,12 @@ inline void check(const Status& status, std::string_view text = {}) {
 // TypeError for anything else, naming `what`.
 std::string textOf(py::handle value, const char* what);
 bool isText(py::handle value);
+// UTF-8 text as str, bad bytes as U+FFFD (metadata read from OpSharding
+// bytes, messages quoting such input).
+py::str lenient(const std::string& text);
+// A Python int that fits int64_t; TypeError (naming `what`) for other types,
+// Error for ints out of range.
+int64_t int64Of(py::handle value, const std::string& what);
 bool isBytes(py::handle value);
 
 // Inputs larger than this are converted with the GIL released.

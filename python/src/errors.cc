@@ -22,6 +22,18 @@ const char* codeName(ErrorCode code) {
   return "internal";
 }
 
+// Messages quote the input, which may be cut inside a UTF-8 sequence (or
+// not be UTF-8 at all): decoded with U+FFFD for bad bytes, never an error.
+}  // namespace
+
+py::str lenient(const std::string& text) {
+  PyObject* s = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+namespace {
+
 void setPythonError(const LibraryError& e) {
   py::object cls = py::module_::import("shardbridge._errors").attr("Error");
   Error error = e.error;
@@ -35,8 +47,8 @@ void setPythonError(const LibraryError& e) {
   }
   std::string diagnostic = renderDiagnostic(error, e.text, e.name);
   py::object instance =
-      cls(py::str(error.message), py::arg("code") = codeName(error.code), py::arg("offset") = offset,
-          py::arg("line") = line, py::arg("column") = column, py::arg("diagnostic") = diagnostic);
+      cls(lenient(error.message), py::arg("code") = codeName(error.code), py::arg("offset") = offset,
+          py::arg("line") = line, py::arg("column") = column, py::arg("diagnostic") = lenient(diagnostic));
   PyErr_SetObject(cls.ptr(), instance.ptr());
 }
 
@@ -56,6 +68,17 @@ void registerErrors(py::module_&) {
       setPythonError(e);
     }
   });
+}
+
+int64_t int64Of(py::handle value, const std::string& what) {
+  if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr())) {
+    throw py::type_error(what + " must be an int, not " + std::string(py::str(py::type::of(value).attr("__name__"))));
+  }
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0) raise(ErrorCode::kInvalid, what + " is out of range: " + std::string(py::str(value)));
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<int64_t>(v);
 }
 
 bool isText(py::handle value) { return PyUnicode_Check(value.ptr()); }

@@ -111,8 +111,7 @@ hlo::Shape shapeFrom(py::handle value) {
   }
   std::vector<int64_t> dims;
   for (auto d : py::iter(value)) {
-    if (!py::isinstance<py::int_>(d)) throw py::type_error("shape dims must be ints");
-    int64_t v = d.cast<int64_t>();
+    int64_t v = int64Of(d, "a shape dim");
     if (v < 0) raise(ErrorCode::kInvalid, "shape dims must not be negative, got " + std::to_string(v));
     dims.push_back(v);
   }
@@ -161,7 +160,7 @@ True
       .def("__str__", [](const hlo::HloSharding& self) { return hlo::printSharding(self); })
       .def(
           "to_string",
-          [](const hlo::HloSharding& self, bool metadata) { return hlo::printSharding(self, metadata); },
+          [](const hlo::HloSharding& self, bool metadata) { return lenient(hlo::printSharding(self, metadata)); },
           py::arg("metadata") = false, "XLA's ToString(include_metadata).")
       .def("__repr__",
            [](const hlo::HloSharding& self) { return "HloSharding.parse('" + hlo::printSharding(self) + "')"; })
@@ -211,8 +210,12 @@ True
           py::arg("shape"), py::arg("num_devices") = py::none(),
           "XLA's Validate against `shape` ('f32[4,8]', a tuple shape text, or a sequence of ints): "
           "returns None, or raises Error with XLA's message.")
-      .def(py::pickle([](const hlo::HloSharding& self) { return py::make_tuple(hlo::printSharding(self, true)); },
-                      [](py::tuple t) { return parseText(t[0].cast<std::string>()); }));
+      // The state is bytes: metadata read from OpSharding bytes need not be UTF-8.
+      .def(py::pickle([](const hlo::HloSharding& self) { return py::make_tuple(py::bytes(hlo::printSharding(self, true))); },
+                      [](py::tuple t) {
+                        if (t.size() != 1) throw py::type_error("bad HloSharding pickle state");
+                        return parseText(textOf(t[0], "HloSharding state"));
+                      }));
 }
 
 }  // namespace shardbridge::python

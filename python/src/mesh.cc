@@ -83,14 +83,18 @@ MeshPtr makeMesh(py::handle axes, py::object deviceIds, const std::string& name)
   if (py::isinstance<py::dict>(axes)) {
     for (auto item : axes.cast<py::dict>()) {
       if (!isText(item.first)) throw py::type_error("mesh axis names must be str");
-      pairs.emplace_back(item.first.cast<std::string>(), item.second.cast<int64_t>());
+      pairs.emplace_back(item.first.cast<std::string>(),
+                         int64Of(item.second, "the size of axis '" + item.first.cast<std::string>() + "'"));
     }
   } else if (isText(axes) || isBytes(axes)) {
     throw py::type_error("Mesh(axes) takes a dict of axis sizes; use Mesh.parse for mesh text");
   } else {
     for (auto item : py::iter(axes)) {
-      auto pair = item.cast<std::pair<std::string, int64_t>>();
-      pairs.push_back(std::move(pair));
+      if (!py::isinstance<py::sequence>(item) || isText(item) || py::len(item) != 2 || !isText(item[py::int_(0)])) {
+        throw py::type_error("Mesh(axes) takes a dict {name: size} or (name, size) pairs");
+      }
+      std::string axis = item[py::int_(0)].cast<std::string>();
+      pairs.emplace_back(axis, int64Of(item[py::int_(1)], "the size of axis '" + axis + "'"));
     }
   }
   std::vector<sdy::MeshAxisAttr> attrs;
@@ -98,7 +102,7 @@ MeshPtr makeMesh(py::handle axes, py::object deviceIds, const std::string& name)
   std::vector<int64_t> ids;
   if (!deviceIds.is_none()) {
     if (isText(deviceIds) || isBytes(deviceIds)) throw py::type_error("device_ids must be a sequence of ints");
-    for (auto id : py::iter(deviceIds)) ids.push_back(id.cast<int64_t>());
+    for (auto id : py::iter(deviceIds)) ids.push_back(int64Of(id, "a device id"));
   }
   out->mesh = sdy::MeshAttr::get(out->context->ctx, attrs, ids);
   if (!name.empty()) out->name = name;
@@ -172,7 +176,8 @@ order (``device_ids``; none means iota order).
       .def("__hash__", [](const MeshObject& self) { return py::hash(py::str(meshText(self))); })
       .def(py::pickle([](const MeshObject& self) { return py::make_tuple(meshText(self), self.name); },
                       [](py::tuple t) {
-                        return parseMesh(t[0].cast<std::string>(), t[1].cast<std::string>());
+                        if (t.size() != 2) throw py::type_error("bad Mesh pickle state");
+                        return parseMesh(textOf(t[0], "Mesh state"), textOf(t[1], "Mesh state"));
                       }));
 }
 

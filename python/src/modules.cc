@@ -14,7 +14,7 @@ namespace {
 
 std::string optionValue(const std::string& name, py::handle v) {
   if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "true" : "false";
-  if (py::isinstance<py::int_>(v)) return std::to_string(v.cast<int64_t>());
+  if (py::isinstance<py::int_>(v)) return std::to_string(int64Of(v, "pipeline option " + name));
   if (isText(v)) return v.cast<std::string>();
   throw py::type_error("pipeline option " + name + " must be a bool, int or str");
 }

@@ -162,9 +162,10 @@ One Shardy sharding, ``#sdy.sharding<@mesh, [{"x"}, {}]>``.
             return py::make_tuple(shardingText(self), self.mesh ? py::cast(self.mesh) : py::none());
           },
           [](py::tuple t) {
+            if (t.size() != 2) throw py::type_error("bad TensorSharding pickle state");
             py::object mesh = t[1];
-            return parseTensorSharding(t[0].cast<std::string>(),
-                                       mesh.is_none() ? MeshPtr() : mesh.cast<MeshPtr>());
+            return parseTensorSharding(textOf(t[0], "TensorSharding state"),
+                                       mesh.is_none() ? MeshPtr() : meshFrom(mesh));
           }));
 }
 

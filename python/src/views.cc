@@ -113,12 +113,12 @@ ShowOptions showOptions(py::kwargs kwargs) {
     if (key == "rows" || key == "cols") {
       if (v.is_none()) continue;
       if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v)) throw py::type_error(key + " must be an int");
-      int64_t d = v.cast<int64_t>();
+      int64_t d = int64Of(v, key);
       if (d < 0) throw py::value_error(key + " must not be negative");
       (key == "rows" ? o.rows : o.cols) = d;
     } else if (key == "width") {
       if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v)) throw py::type_error("width must be an int");
-      o.width = v.cast<int64_t>();
+      o.width = int64Of(v, "width");
       if (o.width < 8 || o.width > 10000) throw py::value_error("width must be in [8, 10000]");
     } else if (key == "color") {
       if (!py::isinstance<py::bool_>(v)) throw py::type_error("color must be a bool");
