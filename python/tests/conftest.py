@@ -4,9 +4,18 @@ paths of the CLI and the source tree the CTest registration passes in."""
 
 import os
 import pathlib
+import tempfile
 
-import pytest
-from hypothesis import HealthCheck, settings
+# Hypothesis keeps caches (e.g. its Unicode tables) in a storage directory,
+# ./.hypothesis by default: put it in the build tree (CTest sets the
+# variable) or a temporary directory, never the source tree.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "shardbridge-hypothesis"))
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis.configuration import set_hypothesis_home_dir  # noqa: E402
+
+set_hypothesis_home_dir(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
 
 settings.register_profile(
     "shardbridge",
