@@ -99,8 +99,10 @@ py::object toSdy(py::object sharding, py::object mesh, std::optional<int64_t> ra
   if (rank && *rank < 0) throw py::value_error("rank must be at least 0, got " + std::to_string(*rank));
   // An HloSharding object is used in place (no copy of its tile assignment).
   std::optional<hlo::HloSharding> owned;
-  if (!py::isinstance<hlo::HloSharding>(sharding)) owned = hloFrom(sharding);
-  const hlo::HloSharding& s = owned ? *owned : sharding.cast<const hlo::HloSharding&>();
+  py::detail::make_caster<hlo::HloSharding> caster;
+  const bool isObject = !isText(sharding) && !isBytes(sharding) && caster.load(sharding, false);
+  if (!isObject) owned = hloFrom(sharding);
+  const hlo::HloSharding& s = owned ? *owned : py::detail::cast_op<const hlo::HloSharding&>(caster);
   ImportSetup setup;
   setup.context = currentContext();
   setup.anyOrder.enabled = !upstreamDeviceOrder;

@@ -66,7 +66,9 @@ MeshPtr parseMesh(std::string_view text, const std::string& name) {
 }
 
 MeshPtr meshFrom(py::handle value) {
-  if (py::isinstance<MeshObject>(value)) return value.cast<MeshPtr>();
+  // One type lookup (the caster), not isinstance and then cast.
+  py::detail::copyable_holder_caster<MeshObject, MeshPtr> caster;
+  if (!isText(value) && caster.load(value, false)) return static_cast<MeshPtr>(caster);
   if (isText(value)) return parseMesh(textOf(value, "mesh"));
   throw py::type_error("mesh must be a shardbridge.Mesh or mesh text, not " +
                        std::string(py::str(py::type::of(value).attr("__name__"))));

@@ -102,6 +102,11 @@ py::list listShardings(py::object source, py::object mesh, bool metadata) {
   }
   if (!listing) {
     LibraryError e{listing.error(), text, name};
+    // A str is the file's text; say so when it names an existing file.
+    if (isText(source) && text.find('\n') == std::string::npos &&
+        os.attr("path").attr("exists")(source).cast<bool>()) {
+      e.error.message += " (a str is the file's text: pass pathlib.Path(...) to read the file it names)";
+    }
     throw e;
   }
   py::dict doc = py::module_::import("json").attr("loads")(json);

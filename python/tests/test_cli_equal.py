@@ -116,3 +116,9 @@ def test_convert_errors(examples):
     assert info.value.line == 2
     with pytest.raises(sb.Error, match="not an MLIR module"):
         sb.convert_module("HloModule m\n")
+
+
+def test_list_str_naming_a_file_says_so(examples, monkeypatch):
+    monkeypatch.chdir(examples)
+    with pytest.raises(sb.Error, match=r"pass pathlib\.Path"):
+        sb.list_shardings("jax_module.hlo.txt")
