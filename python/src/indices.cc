@@ -115,6 +115,23 @@ py::dict indicesMap(const hlo::HloSharding& input, py::object shapeArg, std::opt
     for (int64_t f = 0; f < total; ++f) order[static_cast<size_t>(f)] = {devices[static_cast<size_t>(f)], f / replicas};
     std::sort(order.begin(), order.end());
   }
+  // Sized once: growing a dict to 65,536 keys rehashes it a dozen times.
+#if PY_VERSION_HEX < 0x030D0000
+  if (PyObject* sized = _PyDict_NewPresized(static_cast<Py_ssize_t>(total))) {
+    out = py::reinterpret_steal<py::dict>(sized);
+  } else {
+    throw py::error_already_set();
+  }
+#endif
+  // The 65,536 tuples of a large map would each count towards a cyclic
+  // garbage collection; none of them can be in a cycle, so the collector is
+  // paused while they are made (and resumed if it was running).
+  struct GcPause {
+    int wasEnabled = PyGC_Disable();
+    ~GcPause() {
+      if (wasEnabled) PyGC_Enable();
+    }
+  } pause;
   std::vector<int64_t> index(rank), counts(rank);
   for (size_t d = 0; d < rank; ++d) counts[d] = tiles.dim(static_cast<int64_t>(d));
   for (const auto& [device, tile] : order) {

@@ -155,6 +155,20 @@ def test_devices_indices_map_independent(case, data):
     assert list(got) == sorted(got)
 
 
+def test_devices_indices_map_leaves_the_collector_as_it_was():
+    import gc
+    s = sb.HloSharding.parse("{devices=[4]<=[4]}")
+    assert gc.isenabled()
+    s.devices_indices_map([8])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        s.devices_indices_map([8])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_devices_indices_map_cases():
     # JAX's even split (jax/_src/op_shardings.py op_sharding_to_numpy_indices).
     s = sb.HloSharding.parse("{devices=[2,1,2]<=[4] last_tile_dim_replicate}")
