@@ -21,7 +21,10 @@ std::vector<std::weak_ptr<SharedContext>>* gAll = new std::vector<std::weak_ptr<
 ContextPtr currentContext() {
   std::lock_guard<std::mutex> lock(gContextMutex);
   ContextPtr& current = *gCurrent;
-  if (!current || current->ctx.size() >= kContextRotateAt) {
+  // Context::size() costs about as much as a small conversion: look every
+  // 256 uses (a context may overshoot the limit by what 256 calls add).
+  static uint32_t uses = 0;
+  if (!current || (++uses % 256 == 0 && current->ctx.size() >= kContextRotateAt)) {
     current = std::make_shared<SharedContext>();
     std::erase_if(*gAll, [](const std::weak_ptr<SharedContext>& w) { return w.expired(); });
     gAll->push_back(current);
