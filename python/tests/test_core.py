@@ -190,3 +190,31 @@ def test_contexts_are_freed():
     kept = [sb.TensorSharding.parse(f'#sdy.sharding<@k{i}, [{{"x"}}]>', mesh) for i in range(30000)]
     assert all(k.mesh.size == 24 for k in kept[:5])
     assert str(kept[0]) == '#sdy.sharding<@k0, [{"x"}]>'
+
+
+def test_threads_convert_modules_and_list_dumps(examples):
+    import warnings
+    text = (examples / "jax_module.mlir").read_text()
+    dump = (examples / "jax_module.hlo.txt").read_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want_module = sb.convert_module(text)
+    want_rows = sb.list_shardings(dump)
+    results, errors = [], []
+
+    def work():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for _ in range(20):
+                    results.append((sb.convert_module(text), sb.list_shardings(dump)))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(results) == 80
+    assert all(m == want_module and r == want_rows for m, r in results)
