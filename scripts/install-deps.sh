@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libcli11-dev
   clang-14 libclang-rt-14-dev
+  python3-dev python3-pybind11 python3-venv python3-pip python3-pytest python3-hypothesis
 )
 
 missing=()

@@ -1,0 +1,44 @@
+"""shardbridge.Error: every input error of the package (a ValueError)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class Error(ValueError):
+    """An input shardbridge cannot read, verify or convert.
+
+    ``str(e)`` is the message; ``e.offset`` the byte offset into the text it is
+    about (``None`` when it is about no particular byte), ``e.line`` and
+    ``e.column`` the same place 1-based, ``e.diagnostic`` the message rendered
+    MLIR-style with the source line and a caret, ``e.code`` one of 'parse',
+    'invalid', 'unsupported', 'not_found', 'io', 'internal'.
+
+    >>> import shardbridge as sb
+    >>> try:
+    ...     sb.HloSharding.parse('{devices=[2]0}')
+    ... except sb.Error as e:
+    ...     print(e.code, e.line, e.column)
+    parse 1 2
+    """
+
+    def __init__(self, message: str, *, code: str = "invalid", offset: Optional[int] = None,
+                 line: Optional[int] = None, column: Optional[int] = None,
+                 diagnostic: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.diagnostic = diagnostic if diagnostic is not None else f"<input>: error: {message}\n"
+
+    def __reduce__(self):
+        return (_rebuild, (self.message, self.code, self.offset, self.line, self.column, self.diagnostic))
+
+
+Error.__module__ = "shardbridge"
+
+
+def _rebuild(message, code, offset, line, column, diagnostic):
+    return Error(message, code=code, offset=offset, line=line, column=column, diagnostic=diagnostic)

@@ -1,0 +1,120 @@
+// What every file of the Python module shares: the objects it hands out,
+// the attribute contexts they keep alive, and the conversion of library
+// errors into shardbridge.Error (docs/python.md).
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "shardbridge/base/result.h"
+#include "shardbridge/hlo/hlo_sharding.h"
+#include "shardbridge/hlo/shape.h"
+#include "shardbridge/sdy/attrs.h"
+#include "shardbridge/sdy/source_map.h"
+
+namespace shardbridge::python {
+
+namespace py = pybind11;
+
+// One sdy attribute context. Every Mesh and TensorSharding holds the context
+// its attributes live in, so a context lives exactly as long as some object
+// uses it. New objects go into the current context, which is replaced by a
+// fresh one once it holds kContextRotateAt attributes: a session that parses
+// millions of shardings keeps only the contexts its live objects use.
+struct SharedContext {
+  sdy::Context ctx;
+};
+using ContextPtr = std::shared_ptr<SharedContext>;
+inline constexpr size_t kContextRotateAt = 1 << 16;
+ContextPtr currentContext();
+std::pair<size_t, size_t> contextStats();
+
+// A verified mesh and the symbol name shardings refer to it by.
+struct MeshObject {
+  ContextPtr context;
+  sdy::MeshAttr mesh;
+  std::string name = "mesh";
+};
+using MeshPtr = std::shared_ptr<MeshObject>;
+
+// The same mesh in `context` (itself when it already lives there).
+sdy::MeshAttr meshIn(const MeshObject& mesh, const ContextPtr& context);
+
+// One sdy sharding, with the mesh it was verified against when known, and
+// the text it was parsed from (errors found later are located in it).
+struct TensorShardingObject {
+  ContextPtr context;
+  sdy::TensorShardingAttr attr;
+  MeshPtr mesh;  // null when unknown
+  std::string text;
+  sdy::SourceMap locations;
+  bool parsed = false;
+};
+using TensorShardingPtr = std::shared_ptr<TensorShardingObject>;
+
+// A library error as a C++ exception; translated into shardbridge.Error
+// (registerErrors). `text` is what the offset points into.
+struct LibraryError {
+  Error error;
+  std::string text;
+  std::string name = "<input>";
+};
+
+[[noreturn]] void raise(const Error& error, std::string_view text = {});
+[[noreturn]] void raise(ErrorCode code, const std::string& message);
+
+template <typename T>
+T unwrap(Result<T>&& result, std::string_view text = {}) {
+  if (!result) raise(result.error(), text);
+  return std::move(*result);
+}
+inline void check(const Status& status, std::string_view text = {}) {
+  if (!status) raise(status.error(), text);
+}
+
+// The text of a `str` (UTF-8) or the bytes of a `bytes`/`bytearray`;
+// TypeError for anything else, naming `what`.
+std::string textOf(py::handle value, const char* what);
+bool isText(py::handle value);
+// UTF-8 text as str, bad bytes as U+FFFD (metadata read from OpSharding
+// bytes, messages quoting such input).
+py::str lenient(const std::string& text);
+// A Python int that fits int64_t; TypeError (naming `what`) for other types,
+// Error for ints out of range.
+int64_t int64Of(py::handle value, const std::string& what);
+bool isBytes(py::handle value);
+
+// Inputs larger than this are converted with the GIL released.
+inline constexpr size_t kReleaseGilAt = 4096;
+
+// Coercions used by several functions (TypeError for other types).
+MeshPtr meshFrom(py::handle value);                    // Mesh or mesh text
+hlo::HloSharding hloFrom(py::handle value);            // HloSharding, text or OpSharding bytes
+hlo::Shape shapeFrom(py::handle value);                // "f32[4,8]" or a sequence of ints
+MeshPtr parseMesh(std::string_view text, const std::string& name = {});
+TensorShardingPtr parseTensorSharding(std::string_view text, MeshPtr mesh);
+// Verifies `s` against `mesh` (or its own inline mesh), located in its text.
+void verifySharding(const TensorShardingObject& s, const MeshPtr& mesh);
+sdy::MeshLookup lookupFor(const MeshPtr& mesh, const ContextPtr& context);
+
+// Registration, one per file.
+void registerErrors(py::module_& m);
+void registerMesh(py::module_& m);
+void registerTensorSharding(py::module_& m);
+void registerHloSharding(py::module_& m);
+void registerIndices(py::module_& m, py::class_<hlo::HloSharding>& cls);
+void registerConversions(py::module_& m);
+void registerViews(py::module_& m, py::class_<hlo::HloSharding>& cls);
+void registerModules(py::module_& m);
+void registerBench(py::module_& m);
+py::class_<hlo::HloSharding>& hloShardingClass();
+
+}  // namespace shardbridge::python
