@@ -13,6 +13,10 @@ namespace shardbridge::module {
 Status runImportShardings(PassContext& ctx) {
   ImportModuleOptions options;
   options.anyOrder.enabled = !ctx.flag("upstream-device-order");
+  // The pinned upstream pass names maximal meshes `maximal_mesh_<id>`; an
+  // existing mesh of the same name is worked around (docs/module.md "Import").
+  options.maximalMeshNames = true;
+  options.renameOnClash = true;
   std::vector<int> modules = ctx.tree.modules();
   std::vector<TextSpan> spans;
   if (modules.empty()) spans.push_back({0, ctx.text().size()});
