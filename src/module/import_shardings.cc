@@ -3,12 +3,80 @@
 // `mhlo.sharding` string becomes an `sdy.sharding` on a mesh inferred from
 // all of a module's shardings. Each top-level module of the file is imported
 // on its own (importModule, module/convert_module.h, converts one module).
-// See docs/module.md "import-shardings".
+// What the sdy form cannot say is warned at the string (beyond upstream):
+// `{manual}` (or a MANUAL subgroup) outside a shard_map pattern the
+// pipeline raises, `{unknown}`, and shard_as / shard_like groups.
+// See docs/module.md "Import".
 #include <string>
 
+#include "module/import_common.h"
 #include "module/pass.h"
+#include "module/scanner.h"
+#include "shardbridge/hlo/hlo_sharding.h"
 
 namespace shardbridge::module {
+namespace {
+
+bool isBodyName(std::string_view n) {
+  return n.find("shmap_body") != std::string_view::npos ||
+         n.find("manual_computation_body") != std::string_view::npos;
+}
+
+// Whether op `i` is part of a shard_map pattern the import raises to an
+// sdy.manual_computation (stablehlo_shard_map_import.cc), so that its
+// `{manual}` sharding goes with the pattern.
+bool inShardMapPattern(const OpTree& tree, int i) {
+  std::string_view t = tree.text;
+  int func = tree.enclosingFunc(i);
+  if (func >= 0 && isBodyName(tree.ops[func].symbolName)) return true;
+  const OpNode& op = tree.ops[i];
+  std::string_view target = customCallTarget(t, op);
+  if (target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape") return true;
+  if ((op.name == "call" || op.name == "func.call") && isBodyName(op.symbolName)) return true;
+  if ((target == "Sharding" || op.name == "mhlo.copy") && func >= 0) {
+    if (op.uses.size() == 1) {
+      int def = definingOp(tree, func, op.uses[0].name, op.uses[0].index);
+      if (def >= 0 && (tree.ops[def].name == "call" || tree.ops[def].name == "func.call") &&
+          isBodyName(tree.ops[def].symbolName))
+        return true;
+    }
+    if (!op.resultDefs.empty())
+      for (int u : opsInside(tree, func))
+        for (const ValueUse& use : tree.ops[u].uses)
+          if (use.name == op.resultDefs[0].name.in(t) && customCallTarget(t, tree.ops[u]) == "SPMDFullToShardShape")
+            return true;
+  }
+  return false;
+}
+
+void warnLosses(PassContext& ctx, const AttrEntry& e, bool allowManual) {
+  std::string_view v = e.value.in(ctx.text());
+  if (v.find("manual") == std::string_view::npos && v.find("unknown") == std::string_view::npos &&
+      v.find("shard_") == std::string_view::npos)
+    return;
+  auto decoded = module_detail::decodeStringLiteral(v);
+  if (!decoded) return;
+  auto s = readMhloSharding(*decoded);
+  if (!s) return;
+  for (const hlo::HloSharding* leaf : hlo::leavesOf(*s)) {
+    if (leaf->isUnknown())
+      ctx.warn(e.value.begin, "{unknown} is imported as an open replicated sharding: sdy has no unknown sharding");
+    if (!allowManual && leaf->isManual())
+      ctx.warn(e.value.begin,
+               "{manual} outside any manual computation is imported as replicated: sdy makes values manual with an "
+               "enclosing sdy.manual_computation");
+    if (!allowManual && leaf->isManualSubgroup())
+      ctx.warn(e.value.begin,
+               "the MANUAL subgroup outside any manual computation is dropped: sdy gives manual axes to an "
+               "enclosing sdy.manual_computation");
+    if (leaf->isShardGroup())
+      ctx.warn(e.value.begin, std::string(leaf->shardGroup().shardAs ? "shard_as " : "shard_like ") +
+                                  std::to_string(leaf->shardGroup().id) +
+                                  " is dropped: an sdy sharding has no shard groups");
+  }
+}
+
+}  // namespace
 
 Status runImportShardings(PassContext& ctx) {
   ImportModuleOptions options;
@@ -17,10 +85,20 @@ Status runImportShardings(PassContext& ctx) {
   // existing mesh of the same name is worked around (docs/module.md "Import").
   options.maximalMeshNames = true;
   options.renameOnClash = true;
-  std::vector<int> modules = ctx.tree.modules();
+  const OpTree& tree = ctx.tree;
+  for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+    const OpNode& op = tree.ops[i];
+    if (const AttrEntry* e = op.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inShardMapPattern(tree, i));
+    bool body = op.name == "func.func" && isBodyName(op.symbolName);
+    for (const ValueDef& a : op.funcArgs)
+      if (const AttrEntry* e = a.dict.find("mhlo.sharding")) warnLosses(ctx, *e, body);
+    for (const FuncResult& r : op.funcResults)
+      if (const AttrEntry* e = r.dict.find("mhlo.sharding")) warnLosses(ctx, *e, body);
+  }
+  std::vector<int> modules = tree.modules();
   std::vector<TextSpan> spans;
   if (modules.empty()) spans.push_back({0, ctx.text().size()});
-  for (int m : modules) spans.push_back(ctx.tree.ops[m].whole);
+  for (int m : modules) spans.push_back(tree.ops[m].whole);
   for (TextSpan span : spans) {
     Result<ConvertedModule> out = importModule(span.in(ctx.text()), options);
     if (!out) {

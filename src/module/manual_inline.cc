@@ -40,6 +40,11 @@ class Inliner {
   Inliner(const OpTree& tree, Rewriter& rw) : tree_(tree), t_(tree.text), rw_(rw), names_(tree) {}
 
   Status emit(const ManualPlan& plan, std::set<int>& inlinedBodies) {
+    if (plan.eraseOnly) {
+      if (plan.call >= 0) rw_.erase(tree_.ops[plan.call].line);
+      for (int e : plan.erased) rw_.erase(tree_.ops[e].line);
+      return okStatus();
+    }
     const OpNode& call = tree_.ops[plan.call];
     int module = tree_.enclosingModule(plan.call);
     int callee = tree_.lookupSymbol(module, call.symbolName);
@@ -129,9 +134,9 @@ class Inliner {
     std::string results;
     std::vector<std::string> uses;  // how each result is named after
     size_t n = plan.replaces.size();
-    if (n == 1 && plan.replaces[0].second == 0 && groupSize(plan.replaces[0].first) == 1) {
+    if (n == 1 && plan.replaces[0].second == 0 && plan.replacedGroupSize == 1) {
       results = plan.replaces[0].first;
-    } else if (n > 0 && sameGroupInOrder(plan.replaces)) {
+    } else if (n > 0 && sameGroupInOrder(plan.replaces, plan.replacedGroupSize)) {
       results = plan.replaces[0].first + ":" + std::to_string(n);
     } else if (n > 0) {
       std::string fresh = names_.next(call.resultDefs.empty() ? "manual" : call.resultDefs[0].name.in(t_).substr(1));
@@ -163,15 +168,8 @@ class Inliner {
     return s;
   }
 
-  int groupSize(const std::string& name) const {
-    for (const OpNode& op : tree_.ops)
-      for (const ValueDef& d : op.resultDefs)
-        if (d.name.in(t_) == name) return d.count;
-    return 1;
-  }
-
-  bool sameGroupInOrder(const std::vector<std::pair<std::string, int>>& r) const {
-    if (groupSize(r[0].first) != static_cast<int>(r.size())) return false;
+  static bool sameGroupInOrder(const std::vector<std::pair<std::string, int>>& r, int groupSize) {
+    if (groupSize != static_cast<int>(r.size())) return false;
     for (size_t i = 0; i < r.size(); ++i)
       if (r[i].first != r[0].first || r[i].second != static_cast<int>(i)) return false;
     return true;
@@ -221,7 +219,11 @@ Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, co
     // every call is rewritten).
     std::set<std::string_view> stillCalled;
     std::set<int> erasedCalls;
-    for (const ManualPlan& p : plans) erasedCalls.insert(p.call);
+    bool rewrites = false;
+    for (const ManualPlan& p : plans) {
+      erasedCalls.insert(p.call);
+      rewrites |= p.call >= 0;
+    }
     for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
       const OpNode& op = tree.ops[i];
       if ((op.name == "call" || op.name == "func.call") && !erasedCalls.count(i) && !bodies.count(tree.enclosingFunc(i)))
@@ -238,7 +240,7 @@ Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, co
       rw.erase(op.line);
     }
     if (rw.empty()) break;
-    if (!nested || plans.empty()) {
+    if (!nested || !rewrites) {
       if (!first) {
         SB_ASSIGN_OR_RETURN(current, local.apply());
         wholeText = true;

@@ -26,11 +26,17 @@ struct ManualPlan {
   std::vector<std::string> resultTypes;   // the global result types
   // Result i of the manual computation replaces value (name, index).
   std::vector<std::pair<std::string, int>> replaces;
+  // When every replaced value comes from one op, its result group's
+  // written size (`%r:2` -> 2); 0 otherwise.
+  int replacedGroupSize = 0;
   std::string inShardings = "[]", outShardings = "[]";  // `[<@mesh, [...]>, ...]`
   std::string manualAxes = "{}";                          // `{"x", "y"}`
   // Results of the body the manual computation does not return (unused
   // results of the call); empty: all are kept.
   std::vector<bool> dropped;
+  // The call only goes (its results are all unused: upstream's 0-element
+  // results, replaced by constants).
+  bool eraseOnly = false;
 };
 
 // Finds the manual computations of `tree` whose callee holds no further

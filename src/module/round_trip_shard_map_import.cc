@@ -74,13 +74,14 @@ class Matcher {
     // Stray custom calls whose call went (0-element values replaced by constants upstream).
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       std::string_view target = customCallTarget(t_, tree_.ops[i]);
-      if ((target == kG2L || target == kL2G) && !claimed(i) && !hasUsers(i)) {
-        ManualPlan none;
-        (void)none;
-        stray_.push_back(i);
-      }
+      if ((target == kG2L || target == kL2G) && !claimed(i) && !hasUsers(i)) stray_.push_back(i);
     }
-    if (!stray_.empty() && !plans.empty()) plans.front().erased.insert(plans.front().erased.end(), stray_.begin(), stray_.end());
+    if (!stray_.empty()) {
+      ManualPlan strays;
+      strays.eraseOnly = true;
+      strays.erased = stray_;
+      plans.push_back(std::move(strays));
+    }
     return plans;
   }
 
@@ -103,6 +104,12 @@ class Matcher {
     p.call = ci;
     std::string callee = "@" + std::string(call.symbolName);
     SB_ASSIGN_OR_RETURN(Frontend callAttrs, frontendOf(t_, call.dict));
+    // A call with results none of which is used goes (upstream: its results
+    // had 0 elements and were replaced by constants).
+    if (!call.resultDefs.empty() && usersOf(tree_, func, call.resultDefs[0].name.in(t_)).empty()) {
+      p.eraseOnly = true;
+      return std::optional<ManualPlan>(std::move(p));
+    }
     // Operands: those of the GlobalToLocalShape calls producing the call's.
     std::vector<int> g2l;
     for (const ValueUse& u : call.uses) {
@@ -131,13 +138,6 @@ class Matcher {
     int l2g = -1;
     if (!call.resultDefs.empty()) {
       std::vector<int> users = usersOf(tree_, func, call.resultDefs[0].name.in(t_));
-      if (users.empty()) {
-        // All results have 0 elements upstream (replaced by constants): the call goes.
-        ManualPlan gone;
-        gone.call = ci;
-        p.erased.clear();
-        return std::optional<ManualPlan>();
-      }
       if (customCallTarget(t_, tree_.ops[users[0]]) != kL2G)
         return opError(call, "expected the first use of " + callee + " to be a " + std::string(kL2G) + " CustomCallOp");
       l2g = users[0];
@@ -148,6 +148,7 @@ class Matcher {
                          op.whole.begin);
       p.resultTypes = types.results;
       int index = 0;
+      if (op.resultDefs.size() == 1) p.replacedGroupSize = op.resultDefs[0].count;
       for (const ValueDef& d : op.resultDefs)
         for (int k = 0; k < d.count; ++k) p.replaces.push_back({std::string(d.name.in(t_)), k}), ++index;
       if (static_cast<size_t>(index) != p.resultTypes.size() && p.resultTypes.size() == 1 && index > 1)

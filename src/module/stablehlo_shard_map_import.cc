@@ -183,6 +183,8 @@ class Matcher {
     }
     (void)callTypes;
     if (std::find(p.dropped.begin(), p.dropped.end(), true) == p.dropped.end()) p.dropped.clear();
+    // One result keeps its ShardToFull's name; several get a fresh group.
+    if (p.replaces.size() == 1) p.replacedGroupSize = 1;
     SB_TRY(shardingsAndAxes(call, in, out, local, p));
     return p;
   }
