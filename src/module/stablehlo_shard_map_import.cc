@@ -85,8 +85,10 @@ class Matcher {
     const OpNode& op = tree_.ops[i];
     bool kind = customCallTarget(t_, op) == target ||
                 (exportForm && target == "Sharding" && op.name == "mhlo.copy");
-    return kind && resultCount(op) == 1 && op.uses.size() == 1 &&
-           !users(func, op.resultDefs[0].name.in(t_), 0).empty();
+    // The export's own ShardToFull may be unused (a manual computation whose
+    // result nothing reads); upstream's JAX form always has a use.
+    bool used = (exportForm && target == "SPMDShardToFullShape") || !users(func, op.resultDefs[0].name.in(t_), 0).empty();
+    return kind && resultCount(op) == 1 && op.uses.size() == 1 && used;
   }
 
   Error fail(const OpNode& call, std::string message) const {
