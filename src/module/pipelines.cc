@@ -3,6 +3,7 @@
 // stablehlo_export.cc and stablehlo_import.cc). See docs/module.md.
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "module/pass.h"
 #include "module/text_lex.h"
@@ -407,12 +408,18 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     for (auto it = maps.rbegin(); it != maps.rend(); ++it) offset = it->toOld(offset);
     return offset;
   };
+  // The op tree of out.text, kept while a pass leaves the text unchanged
+  // (most import passes have nothing to do on most modules).
+  std::optional<OpTree> tree;
   for (const Step& step : steps) {
     std::vector<ModuleWarning> warnings;
     Rewriter rw(out.text);
     Status ran = [&]() -> Status {
-      SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(out.text));
-      PassContext ctx{tree, rw, step.options, warnings};
+      if (!tree) {
+        SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(out.text));
+        tree = std::move(parsed);
+      }
+      PassContext ctx{*tree, rw, step.options, warnings};
       return step.def->run(ctx);
     }();
     for (ModuleWarning& w : warnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
@@ -424,6 +431,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     if (rw.empty()) continue;
     OffsetMap map;
     SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
+    tree.reset();
     out.text = std::move(next);
     maps.push_back(std::move(map));
   }
