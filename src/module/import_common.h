@@ -70,4 +70,9 @@ std::vector<std::string_view> namesDefinedIn(const OpTree& tree, int func);
 // empty body, before its closing brace.
 std::pair<size_t, std::string> moduleBodyStart(const OpTree& tree, int module);
 
+struct PassContext;
+// The sparse-offload propagation barriers of xla-sdy-round-trip-import-shardy-attrs
+// (sparse_offload_barriers.cc), for the functions of module `module` (-1: the file).
+Status insertSparseOffloadBarriers(PassContext& ctx, int module);
+
 }  // namespace shardbridge::module

@@ -18,7 +18,9 @@
 //   `%r = @xla.sdy.FuncResultSharding(%x)`: its sharding goes to the
 //     function results `%r` is returned as, and `%x` replaces `%r`; when
 //     `%r` has other users it becomes an `sdy.sharding_constraint` with the
-//     sharding's dims opened.
+//     sharding's dims opened;
+//   the callees of sparse-offload calls get propagation barriers
+//     (sparse_offload_barriers.cc).
 // Strings may be singly or doubly escaped. See docs/module.md "Import".
 #include <map>
 #include <string>
@@ -56,7 +58,7 @@ class Importer {
     if (!body) return okStatus();
     for (int f : *body)
       if (tree_.ops[f].name == "func.func") SB_TRY(func(f));
-    return okStatus();
+    return insertSparseOffloadBarriers(ctx_, module_);
   }
 
  private:

@@ -96,6 +96,69 @@ module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.me
 // CMD: convert
 // ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
 // INPUT: file
+// sdy_round_trip_import_shardy_attrs.mlir @sparse_offload_module, @sparse_offload_sharded_module,
+// @sparse_offload_sharded_caller_module and @sparse_offload_unreduced_module (single-line here: the op
+// tree does not read their hand-wrapped dictionaries yet): the callee of a sparse-offload call gets a
+// FORWARD propagation barrier on an argument read by @Sharding, unless a call site's operand would be
+// sliced there (@sliced: no caller sharding against a sharded dim) or the sharding has unreduced
+// axes (@unreduced).
+// CHECK: module @m {
+// CHECK:   sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK:   func.func private @replicated(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %arg0_barrier = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0_barrier) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func private @sliced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func private @matching(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %arg0_barrier_0 = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0_barrier_0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func private @unreduced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"a"}>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+// CHECK:     %0 = call @replicated(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %1 = call @sliced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %2 = call @matching(%arg1) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %3 = call @unreduced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %3 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\"a\"=2, \"b\"=2]>}"}} {
+  func.func private @replicated(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func private @sliced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func private @matching(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func private @unreduced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={\"a\"}>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\"a\"}, {}]>"}}) -> tensor<8x8xf32> {
+    %0 = call @replicated(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = call @sliced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %2 = call @matching(%arg1) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %3 = call @unreduced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %3 : tensor<8x8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
 // import_shardy_attrs.cc handleFuncTupleInOutShardings: a count that differs from @main's
 // arguments is upstream's error (its message, missing blank included), at the module.
 // expected-error {{Number of actual shardings (1) does not match number of expected shardings (2for xla.sdy.tuple_args_shardings) for function.}}
