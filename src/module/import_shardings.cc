@@ -7,7 +7,10 @@
 // `{manual}` (or a MANUAL subgroup) outside a shard_map pattern the
 // pipeline raises, `{unknown}`, and shard_as / shard_like groups.
 // See docs/module.md "Import".
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "module/import_common.h"
 #include "module/pass.h"
@@ -22,13 +25,39 @@ bool isBodyName(std::string_view n) {
          n.find("manual_computation_body") != std::string_view::npos;
 }
 
+// The functions of `tree` a body calls, transitively (their ops run inside
+// the manual computation too).
+std::set<std::string_view> calledFromBodies(const OpTree& tree) {
+  std::map<std::string_view, std::vector<std::string_view>> callees;
+  for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+    const OpNode& op = tree.ops[i];
+    if (op.name != "call" && op.name != "func.call") continue;
+    int f = tree.enclosingFunc(i);
+    if (f >= 0) callees[tree.ops[f].symbolName].push_back(op.symbolName);
+  }
+  std::set<std::string_view> inside;
+  std::vector<std::string_view> work;
+  for (const OpNode& op : tree.ops)
+    if (op.name == "func.func" && isBodyName(op.symbolName) && inside.insert(op.symbolName).second)
+      work.push_back(op.symbolName);
+  while (!work.empty()) {
+    std::string_view name = work.back();
+    work.pop_back();
+    auto it = callees.find(name);
+    if (it == callees.end()) continue;
+    for (std::string_view c : it->second)
+      if (inside.insert(c).second) work.push_back(c);
+  }
+  return inside;
+}
+
 // Whether op `i` is part of a shard_map pattern the import raises to an
 // sdy.manual_computation (stablehlo_shard_map_import.cc), so that its
 // `{manual}` sharding goes with the pattern.
-bool inShardMapPattern(const OpTree& tree, int i) {
+bool inShardMapPattern(const OpTree& tree, int i, const std::set<std::string_view>& inside) {
   std::string_view t = tree.text;
   int func = tree.enclosingFunc(i);
-  if (func >= 0 && isBodyName(tree.ops[func].symbolName)) return true;
+  if (func >= 0 && inside.count(tree.ops[func].symbolName)) return true;
   const OpNode& op = tree.ops[i];
   std::string_view target = customCallTarget(t, op);
   if (target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape") return true;
@@ -86,10 +115,12 @@ Status runImportShardings(PassContext& ctx) {
   options.maximalMeshNames = true;
   options.renameOnClash = true;
   const OpTree& tree = ctx.tree;
+  std::set<std::string_view> inside;
+  if (ctx.text().find("manual") != std::string_view::npos) inside = calledFromBodies(tree);
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
-    if (const AttrEntry* e = op.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inShardMapPattern(tree, i));
-    bool body = op.name == "func.func" && isBodyName(op.symbolName);
+    if (const AttrEntry* e = op.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inShardMapPattern(tree, i, inside));
+    bool body = op.name == "func.func" && inside.count(op.symbolName);
     for (const ValueDef& a : op.funcArgs)
       if (const AttrEntry* e = a.dict.find("mhlo.sharding")) warnLosses(ctx, *e, body);
     for (const FuncResult& r : op.funcResults)

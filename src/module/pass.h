@@ -53,6 +53,7 @@ Status runOpenWhileFreeVars(PassContext&);            // xla-sdy-open-while-free
 Status runRoundTripImportShardyAttrs(PassContext&);   // xla-sdy-round-trip-import-shardy-attrs
 Status runRoundTripShardMapImport(PassContext&);      // xla-sdy-round-trip-shard-map-import
 Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-trip-shard-map-import
+Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-canonicalize-from-hlo-import (tuples)
 
 // The ops of `tree` inside function `func` (any depth), in text order.
 std::vector<int> opsInside(const OpTree& tree, int func);

@@ -88,11 +88,12 @@ const PassOptionInfo kOpShardings = flagOption(
 // The round-trip import's steps (upstream sdy_round_trip/pipelines.cc,
 // addSdyRoundTripImportPipeline). `if:OPT|OPT2:` runs a step only when one of
 // the pipeline options is true. Not run: stablehlo-ext's prepare-for-HLO-export
-// and canonicalize-from-HLO-import, Shardy's flatten / unflatten call graph and
-// MLIR's canonicalize (docs/module.md "Import").
+// (canonicalize-from-HLO-import is only its tuple flattening), Shardy's
+// flatten / unflatten call graph and MLIR's canonicalize (docs/module.md "Import").
 std::vector<std::string> roundTripImportSteps() {
   return {"symbol-dce",
           "if:enable-constant-import:xla-sdy-import-constants",
+          "stablehlo-ext-canonicalize-from-hlo-import",
           "xla-sdy-round-trip-import-shardy-attrs",
           "symbol-dce",
           "xla-sdy-round-trip-shard-map-import",
@@ -162,6 +163,13 @@ const std::vector<PassDef>& registry() {
                    nullptr,
                    steps});
     }
+    d.push_back({{"stablehlo-ext-canonicalize-from-hlo-import",
+                  "only its tuple flattening: a custom call's stablehlo.tuple operands and get_tuple_element'd "
+                  "tuple result become flat values",
+                  false,
+                  {}},
+                 runCanonicalizeFromHloImport,
+                 {}});
     d.push_back({{"xla-sdy-import-constants", "stablehlo.constant -> sdy.constant inside functions", false, {}},
                  runImportConstants,
                  {}});

@@ -78,6 +78,26 @@ func.func @group(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 // CMD: convert
 // ARGS: --to sdy
 // INPUT: file
+// stablehlo_import_pipeline.mlir @custom_call_with_tuple_operand_result (stablehlo-ext's
+// canonicalize-from-HLO-import, its tuple flattening only): the stablehlo.tuple operand and the
+// get_tuple_element'd result of a custom call become flat values.
+// CHECK: !pair = tuple<tensor<8x8xf32>, tensor<4x8xf32>>
+// CHECK: func.func @tuples(%arg0: tensor<8x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<8x8xf32>, tensor<4x8xf32>) {
+// CHECK:   %1:2 = stablehlo.custom_call @foo(%arg0, %arg1) : (tensor<8x8xf32>, tensor<4x8xf32>) -> (tensor<8x8xf32>, tensor<4x8xf32>)
+// CHECK:   return %1#0, %1#1 : tensor<8x8xf32>, tensor<4x8xf32>
+// CHECK: }
+!pair = tuple<tensor<8x8xf32>, tensor<4x8xf32>>
+func.func @tuples(%arg0: tensor<8x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<8x8xf32>, tensor<4x8xf32>) {
+  %0 = stablehlo.tuple %arg0, %arg1 : !pair
+  %1 = stablehlo.custom_call @foo(%0) : (!pair) -> !pair
+  %2 = stablehlo.get_tuple_element %1[1] : (!pair) -> tensor<4x8xf32>
+  %3 = stablehlo.get_tuple_element %1[0] : (!pair) -> tensor<8x8xf32>
+  return %3, %2 : tensor<8x8xf32>, tensor<4x8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
 // import_shardings.mlir @one_maximal_mesh (mesh names): the pinned pass names a maximal
 // sharding's mesh maximal_mesh_<id>.
 // CHECK: sdy.mesh @mesh = <[]>
