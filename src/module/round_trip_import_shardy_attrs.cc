@@ -169,6 +169,23 @@ class Importer {
     }
     std::vector<int> ops = opsInside(tree_, fi);
     std::vector<int> resultShardings;
+    // upstream getX64CombineOnFuncResultSharding: an X64Combine reading a
+    // FuncResultSharding (directly, or through a tuple and get_tuple_element)
+    // takes its sharding and stands for it at the return.
+    combine_.clear();
+    std::map<int, std::string> combineSharding;
+    for (int i : ops) {
+      if (customCallTarget(t_, tree_.ops[i]) != "xla.sdy.FuncResultSharding" || tree_.ops[i].resultDefs.empty()) continue;
+      int c = x64Combine(ops, tree_.ops[i].resultDefs[0].name.in(t_));
+      if (c < 0) continue;
+      combine_[i] = c;
+      SB_ASSIGN_OR_RETURN(Frontend f, frontendOf(t_, tree_.ops[i].dict));
+      const AttrEntry* s = f.find(kSharding);
+      if (s && !tree_.ops[c].dict.find("sdy.sharding") && !combineSharding.count(c)) {
+        SB_ASSIGN_OR_RETURN(std::string text, canonical(s->value, true));
+        combineSharding[c] = text;
+      }
+    }
     for (int i : ops) {
       const OpNode& op = tree_.ops[i];
       std::string_view target = customCallTarget(t_, op);
@@ -200,13 +217,42 @@ class Importer {
         SB_ASSIGN_OR_RETURN(std::string c, canonical(s->value, true));
         ed.set("sdy.sharding", c);
       }
+      if (auto it = combineSharding.find(i); it != combineSharding.end()) ed.set("sdy.sharding", it->second);
       removeFrontendKeys(t_, f, ed, {kRule, kSharding});
       ed.commit(ctx_.rw, op.whole.end);
     }
+    for (const auto& [c, text] : combineSharding)
+      if (!tree_.ops[c].dict.present()) insertDict(ctx_.rw, tree_, tree_.ops[c], "{sdy.sharding = " + text + "}");
     SB_TRY(funcResultShardings(fi, ops, resultShardings, results));
     for (size_t a = 0; a < args.size(); ++a) args[a].commit(ctx_.rw, fn.funcArgs[a].type.end);
     for (size_t r = 0; r < results.size(); ++r) commitResult(fn, r, results[r]);
     return okStatus();
+  }
+
+  // The X64Combine custom call among `ops` reading `value` directly or
+  // through stablehlo.tuple then stablehlo.get_tuple_element, or -1.
+  int x64Combine(const std::vector<int>& ops, std::string_view value) const {
+    auto usersOf = [&](std::string_view name) {
+      std::vector<int> out;
+      for (int i : ops)
+        for (const ValueUse& u : tree_.ops[i].uses)
+          if (u.name == name) {
+            out.push_back(i);
+            break;
+          }
+      return out;
+    };
+    for (int u : usersOf(value))
+      if (customCallTarget(t_, tree_.ops[u]) == "X64Combine" && !tree_.ops[u].resultDefs.empty()) return u;
+    for (int u : usersOf(value)) {
+      if (tree_.ops[u].name != "stablehlo.tuple" || tree_.ops[u].resultDefs.empty()) continue;
+      for (int g : usersOf(tree_.ops[u].resultDefs[0].name.in(t_))) {
+        if (tree_.ops[g].name != "stablehlo.get_tuple_element" || tree_.ops[g].resultDefs.empty()) continue;
+        for (int x : usersOf(tree_.ops[g].resultDefs[0].name.in(t_)))
+          if (customCallTarget(t_, tree_.ops[x]) == "X64Combine" && !tree_.ops[x].resultDefs.empty()) return x;
+      }
+    }
+    return -1;
   }
 
   // Whether sharding_per_value `text` has one sharding per result of `op`
@@ -282,8 +328,12 @@ class Importer {
           }
         }
       };
-      visitReturns(result, &otherUses);
-      if (!used) visitReturns(operand, nullptr);
+      if (auto it = combine_.find(c); it != combine_.end()) {
+        visitReturns(tree_.ops[it->second].resultDefs[0].name.in(t_), &otherUses);
+      } else {
+        visitReturns(result, &otherUses);
+        if (!used) visitReturns(operand, nullptr);
+      }
       if (otherUses) {
         std::vector<sdy::DimensionShardingAttr> dims;
         for (sdy::DimensionShardingAttr d : sharding.dimShardings())
@@ -332,6 +382,7 @@ class Importer {
   sdy::Context sctx_;
   std::vector<std::string> tupleArgs_, tupleResults_;
   std::map<std::string, sdy::MeshAttr, std::less<>> meshes_;
+  std::map<int, int> combine_;  // FuncResultSharding op -> the X64Combine standing for it
 };
 
 }  // namespace

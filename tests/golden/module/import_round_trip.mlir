@@ -159,6 +159,32 @@ module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy
 // CMD: convert
 // ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
 // INPUT: file
+// sdy_round_trip_import_pipeline_sharding_in_frontend_attr.mlir
+// @func_result_sharding_used_by_x64_combine_non_tuple: the X64Combine reading the function-result
+// sharding calls takes their sharding, and the result gets it.
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["a"=8]>
+// CHECK:   func.func @main(%arg0: tensor<16xi64>) -> (tensor<16xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) {
+// CHECK:     %0 = stablehlo.custom_call @X64SplitLow(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+// CHECK:     %1 = stablehlo.custom_call @X64SplitHigh(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+// CHECK:     %4 = stablehlo.custom_call @X64Combine(%0, %1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} : (tensor<16xui32>, tensor<16xui32>) -> tensor<16xi64>
+// CHECK:     return %4 : tensor<16xi64>
+// CHECK:   }
+// CHECK: }
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=8]>}"}} {
+  func.func @main(%arg0: tensor<16xi64>) -> tensor<16xi64> {
+    %0 = stablehlo.custom_call @X64SplitLow(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+    %1 = stablehlo.custom_call @X64SplitHigh(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+    %2 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>"}} : (tensor<16xui32>) -> tensor<16xui32>
+    %3 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>"}} : (tensor<16xui32>) -> tensor<16xui32>
+    %4 = stablehlo.custom_call @X64Combine(%2, %3) : (tensor<16xui32>, tensor<16xui32>) -> tensor<16xi64>
+    return %4 : tensor<16xi64>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
 // import_shardy_attrs.cc handleFuncTupleInOutShardings: a count that differs from @main's
 // arguments is upstream's error (its message, missing blank included), at the module.
 // expected-error {{Number of actual shardings (1) does not match number of expected shardings (2for xla.sdy.tuple_args_shardings) for function.}}
