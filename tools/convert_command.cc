@@ -51,14 +51,16 @@ Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& opt
   }
   if (specs.empty()) {
     module::PassSpec spec;
-    spec.name = options.to != "hlo"     ? module::importPipelineFor(text)
+    spec.name = options.to != "hlo"     ? std::string()
                 : options.roundTrip ? "xla-sdy-round-trip-export-pipeline"
                                     : "xla-sdy-stablehlo-export-pipeline";
+    // --to sdy: the pipeline and options module::importPassSpecFor picks
+    // from the module (docs/module.md "Which import").
+    if (options.to == "sdy") {
+      SB_ASSIGN_OR_RETURN(spec, module::parsePassSpec(module::importPassSpecFor(text)));
+    }
     if (options.to == "sdy" && options.upstreamOrder && spec.name == "xla-sdy-stablehlo-import-pipeline")
       spec.options.push_back({"upstream-device-order", "true"});
-    // The friendly form keeps op shardings, so that --to hlo --round-trip
-    // then --to sdy gives the module back (docs/module.md "Which import").
-    if (spec.name == "xla-sdy-round-trip-import-pipeline") spec.options.push_back({"import-op-shardings", "true"});
     specs.push_back(std::move(spec));
   }
   // Option flags apply to every pass that has the option.

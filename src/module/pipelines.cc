@@ -76,9 +76,9 @@ const PassOptionInfo kConstantImport =
 const PassOptionInfo kLiftAndDedup = flagOption(
     "lift-and-dedup-meshes", "lift inlined meshes and merge meshes over the same devices after the import");
 const PassOptionInfo kV3Import = flagOption(
-    "enable-hlo-sharding-v3", "the module's shardings are V3 (NamedSharding) mhlo.sharding strings", "false",
-    "the V3 round-trip import (shardings read from mhlo.sharding on the module's first mesh) is not implemented "
-    "yet; the V2 form (xla.sdy.sharding frontend attributes) is");
+    "enable-hlo-sharding-v3",
+    "the module's shardings are V3 (NamedSharding) mhlo.sharding strings, read on their own meshes (then lifted "
+    "and deduplicated)");
 
 const PassOptionInfo kOpShardings = flagOption(
     "import-op-shardings",
@@ -300,6 +300,13 @@ std::string importPipelineFor(std::string_view text) {
                                   "@xla.sdy.LocalToGlobalShape", "@xla.sdy.FuncResultSharding"})
     if (text.find(marker) != std::string_view::npos) return "xla-sdy-round-trip-import-pipeline";
   return "xla-sdy-stablehlo-import-pipeline";
+}
+
+std::string importPassSpecFor(std::string_view text) {
+  std::string name = importPipelineFor(text);
+  if (name != "xla-sdy-round-trip-import-pipeline") return name;
+  bool v3 = text.find("xla.sdy.meshes") == std::string_view::npos && text.find("\"{mesh[") != std::string_view::npos;
+  return name + (v3 ? "{import-op-shardings=true enable-hlo-sharding-v3=true}" : "{import-op-shardings=true}");
 }
 
 Result<PassSpec> parsePassSpec(std::string_view text) {

@@ -34,6 +34,10 @@
 #include "module/sharding_sites.h"
 #include "shardbridge/sdy/text.h"
 #include "shardbridge/sdy/verifier.h"
+#include "shardbridge/convert/import.h"
+#include "shardbridge/hlo/hlo_sharding.h"
+#include "shardbridge/hlo/named_sharding.h"
+#include "shardbridge/module/convert_module.h"
 
 namespace shardbridge::module {
 namespace {
@@ -50,7 +54,8 @@ Error shifted(Error e, size_t base) {
 class Importer {
  public:
   Importer(PassContext& ctx, int module)
-      : ctx_(ctx), t_(ctx.text()), tree_(ctx.tree), module_(module), keepOpShardings_(ctx.flag("import-op-shardings")) {}
+      : ctx_(ctx), t_(ctx.text()), tree_(ctx.tree), module_(module), keepOpShardings_(ctx.flag("import-op-shardings")),
+        v3_(ctx.flag("enable-hlo-sharding-v3")) {}
 
   Status run() {
     SB_TRY(moduleAttrs());
@@ -93,6 +98,7 @@ class Importer {
           existing[sym->name] = sym->mesh;
           existingOp[sym->name] = i;
           meshes_[sym->name] = sym->mesh;
+          if (firstMesh_.empty()) firstMesh_ = sym->name;
         }
     if (module_ < 0) return okStatus();
     const OpNode& m = tree_.ops[module_];
@@ -160,11 +166,23 @@ class Importer {
         removeFrontendKeys(t_, f, ed, {kSharding});
       }
       if (isMain && a < tupleArgs_.size()) ed.set("sdy.sharding", tupleArgs_[a]);
-      if (arg.dict.find("mhlo.sharding")) ed.remove("mhlo.sharding");
+      if (const AttrEntry* m = arg.dict.find("mhlo.sharding")) {
+        if (v3_) {
+          SB_ASSIGN_OR_RETURN(std::string c, v3Text(*m, {std::string(arg.type.in(t_))}, false));
+          ed.set("sdy.sharding", c);
+        }
+        ed.remove("mhlo.sharding");
+      }
     }
     for (size_t r = 0; r < fn.funcResults.size(); ++r) {
       results.emplace_back(t_, fn.funcResults[r].dict);
-      if (fn.funcResults[r].dict.find("mhlo.sharding")) results.back().remove("mhlo.sharding");
+      if (const AttrEntry* m = fn.funcResults[r].dict.find("mhlo.sharding")) {
+        if (v3_) {
+          SB_ASSIGN_OR_RETURN(std::string c, v3Text(*m, {std::string(fn.funcResults[r].type.in(t_))}, false));
+          results.back().set("sdy.sharding", c);
+        }
+        results.back().remove("mhlo.sharding");
+      }
       if (isMain && r < tupleResults_.size()) results.back().set("sdy.sharding", tupleResults_[r]);
     }
     std::vector<int> ops = opsInside(tree_, fi);
@@ -202,9 +220,22 @@ class Importer {
         SB_ASSIGN_OR_RETURN(std::string text, roundTripString(t_, rule->value));
         ed.set("sdy.sharding_rule", text);
       }
-      const AttrEntry* s = f.find(kSharding);
+      const AttrEntry* s = v3_ ? nullptr : f.find(kSharding);
       bool keeps = op.name == "stablehlo.send" || op.name == "stablehlo.recv" || op.name == "stablehlo.after_all" ||
                    target == "Sharding" || isPythonCallback(target);
+      if (v3_ && (keeps || target == "X64Combine" || keepOpShardings_))
+        if (const AttrEntry* m = op.dict.find("mhlo.sharding"); m && !op.dict.find("sdy.sharding")) {
+          OpTypes types = opTypes(tree_, op);
+          std::vector<std::string> rts = types.results;
+          if (rts.size() == 1 && resultCount(op) > 1) rts.assign(static_cast<size_t>(resultCount(op)), rts[0]);
+          Result<std::string> c = v3Text(*m, rts, true);
+          if (keeps || target == "X64Combine") {
+            if (!c) return c.error();
+            ed.set("sdy.sharding", *c);
+          } else if (c && fitsResults(op, *c)) {
+            ed.set("sdy.sharding", *c);  // beyond upstream: import-op-shardings
+          }
+        }
       if (s && !keeps && keepOpShardings_) {
         // Beyond upstream: kept where it fits, else dropped (as upstream
         // drops every such sharding) with a warning.
@@ -227,6 +258,65 @@ class Importer {
     for (size_t a = 0; a < args.size(); ++a) args[a].commit(ctx_.rw, fn.funcArgs[a].type.end);
     for (size_t r = 0; r < results.size(); ++r) commitResult(fn, r, results[r]);
     return okStatus();
+  }
+
+  // V3 (upstream convertToSdyShardingAttr): a leaf of an `mhlo.sharding`
+  // string on its own mesh (the module's first mesh when identical, else
+  // inlined, for sdy-lift-inlined-meshes and dedup to name); V2 replicated
+  // and unreduced on the first mesh with open dims.
+  Result<sdy::TensorShardingAttr> v3Leaf(const hlo::HloSharding& leaf, int64_t rank) {
+    sdy::MeshOrRef global = firstMesh_.empty() ? sdy::MeshOrRef::inlineMesh(sdy::MeshAttr::get(sctx_, {}))
+                                               : sdy::MeshOrRef::ref(sctx_, firstMesh_);
+    if (!leaf.isNamed()) {
+      std::vector<sdy::DimensionShardingAttr> dims(static_cast<size_t>(rank),
+                                                   sdy::DimensionShardingAttr::get(sctx_, {}, false));
+      if (leaf.isReplicated()) return sdy::TensorShardingAttr::get(sctx_, global, dims);
+      if (leaf.isUnreduced()) {
+        std::vector<sdy::AxisRefAttr> unreduced;
+        if (!firstMesh_.empty())
+          for (const sdy::MeshAxisAttr& a : meshes_[firstMesh_].axes()) unreduced.push_back(sdy::AxisRefAttr::get(sctx_, a.name()));
+        return sdy::TensorShardingAttr::get(sctx_, global, dims, {}, unreduced);
+      }
+      return makeError(ErrorCode::kInvalid,
+                       "Expected HloShardingV3 during Shardy import when 'xla_enable_hlo_sharding_v3' flag is enabled, "
+                       "but got non-replicated/unreduced HloShardingV2: " + leaf.toString());
+    }
+    const hlo::Mesh& m = leaf.namedSharding()->mesh();
+    if (m.isMaximal()) {
+      int64_t ids[] = {m.deviceAssignment().first()};
+      return sdy::TensorShardingAttr::getFullyClosed(sctx_, sdy::MeshOrRef::inlineMesh(sdy::MeshAttr::get(sctx_, {}, ids)), 0);
+    }
+    std::vector<sdy::MeshAxisAttr> axes;
+    for (int64_t i = 0; i < m.numAxes(); ++i)
+      axes.push_back(sdy::MeshAxisAttr::get(sctx_, m.axisNames()[static_cast<size_t>(i)], m.axisSize(i)));
+    sdy::MeshAttr mesh = sdy::MeshAttr::get(sctx_, axes);
+    if (m.hasExplicitDeviceOrder()) {
+      SB_ASSIGN_OR_RETURN(auto ids, m.deviceAssignment().devices());
+      mesh = sdy::MeshAttr::get(sctx_, axes, ids);
+    }
+    sdy::MeshOrRef ref = !firstMesh_.empty() && meshes_[firstMesh_] == mesh ? global : sdy::MeshOrRef::inlineMesh(mesh);
+    return convert::convertToSdySharding(sctx_, leaf, mesh, ref, {}, rank, /*openDims=*/false);
+  }
+
+  // The sdy text of `mhlo.sharding` entry `e` for values of `types`.
+  Result<std::string> v3Text(const AttrEntry& e, const std::vector<std::string>& types, bool perValue) {
+    SB_ASSIGN_OR_RETURN(std::string decoded, roundTripString(t_, e.value));
+    auto s = readMhloSharding(decoded);
+    if (!s) return shifted(s.error(), e.value.begin);
+    std::vector<const hlo::HloSharding*> leaves = hlo::leavesOf(*s);
+    if (!perValue) {
+      if (leaves.size() != 1) return makeError(ErrorCode::kInvalid, "expected one sharding", e.value.begin);
+      auto r = v3Leaf(*leaves[0], types.empty() ? 0 : typeRank(types[0]));
+      if (!r) return shifted(r.error(), e.value.begin);
+      return sdy::printTensorSharding(*r);
+    }
+    std::vector<sdy::TensorShardingAttr> out;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      auto r = v3Leaf(*leaves[i], i < types.size() ? typeRank(types[i]) : 0);
+      if (!r) return shifted(r.error(), e.value.begin);
+      out.push_back(*r);
+    }
+    return sdy::printTensorShardingPerValue(sdy::TensorShardingPerValueAttr::get(sctx_, out));
   }
 
   // The X64Combine custom call among `ops` reading `value` directly or
@@ -379,6 +469,8 @@ class Importer {
   const OpTree& tree_;
   int module_;
   bool keepOpShardings_;
+  bool v3_;
+  std::string firstMesh_;  // the module's first sdy.mesh (upstream's globalMeshOp), "" when none
   sdy::Context sctx_;
   std::vector<std::string> tupleArgs_, tupleResults_;
   std::map<std::string, sdy::MeshAttr, std::less<>> meshes_;

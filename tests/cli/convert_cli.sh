@@ -179,6 +179,7 @@ for p in xla-sdy-stablehlo-import-pipeline xla-sdy-round-trip-import-pipeline xl
 done
 "$bin" convert --pass 'xla-sdy-round-trip-import-pipeline{lift-and-dedup-meshes=true enable-constant-import=false}' "$ex" >/dev/null ||
   fail "round-trip import pipeline options"
-expect "V3 round-trip import refused" 1 "" -- convert --pass 'xla-sdy-round-trip-import-pipeline{enable-hlo-sharding-v3=true}' "$ex"
+"$bin" convert --to hlo --round-trip --v3 "$ex" | "$bin" convert --to sdy - | cmp -s - "$ex" ||
+  fail "--to hlo --round-trip --v3 | --to sdy gives examples/jax_module.mlir back (the V3 round-trip import)"
 
 finish convert

@@ -183,6 +183,28 @@ module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.me
 }
 // -----
 // CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-pipeline{enable-hlo-sharding-v3=true}
+// INPUT: file
+// sdy_round_trip_import_pipeline_hlo_sharding_v3.mlir @module_1 (meshes and
+// @results_with_sharding): V3 strings on several meshes; each is read on its own mesh, and the
+// lifted meshes are named @mesh, @mesh_0, @maximal_mesh_<id>; every mhlo.sharding goes.
+// CHECK: module @module_1 {
+// CHECK:   sdy.mesh @mesh = <["a"=8, "b"=8, "c"=8]>
+// CHECK:   sdy.mesh @mesh_0 = <["a"=2, "b"=2]>
+// CHECK:   sdy.mesh @maximal_mesh_5 = <[], device_ids=[5]>
+// CHECK:   func.func @main(%arg0: tensor<32xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}]>}, %arg1: tensor<32xi32> {sdy.sharding = #sdy.sharding<@mesh_0, [{"a"}]>}, %arg2: tensor<32xi32> {sdy.sharding = #sdy.sharding<@maximal_mesh_5, []>}) -> (tensor<32xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}]>}) {
+// CHECK:     %0 = stablehlo.add %arg0, %arg1 : tensor<32xi32>
+// CHECK:     return %0 : tensor<32xi32>
+// CHECK:   }
+// CHECK: }
+module @module_1 {
+  func.func @main(%arg0: tensor<32xi32> {mhlo.sharding = "{mesh['a'=8,'b'=8,'c'=8], [{'b'}]}"}, %arg1: tensor<32xi32> {mhlo.sharding = "{mesh['a'=2,'b'=2], [{'a'}]}"}, %arg2: tensor<32xi32> {mhlo.sharding = "{maximal_mesh[device_id=5]}"}) -> (tensor<32xi32> {mhlo.sharding = "{mesh['a'=8,'b'=8,'c'=8], [{'c'}]}"}) {
+    %0 = stablehlo.add %arg0, %arg1 {mhlo.sharding = "{mesh['a'=8,'b'=8,'c'=8], [{'a'}]}"} : tensor<32xi32>
+    return %0 : tensor<32xi32>
+  }
+}
+// -----
+// CMD: convert
 // ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
 // INPUT: file
 // import_shardy_attrs.cc handleFuncTupleInOutShardings: a count that differs from @main's
