@@ -145,6 +145,22 @@ std::vector<std::string_view> namesDefinedIn(const OpTree& tree, int func) {
   return out;
 }
 
+SymbolIndex::SymbolIndex(const OpTree& tree) {
+  std::vector<int> modules = tree.modules();
+  modules.push_back(-1);
+  for (int m : modules) {
+    const std::vector<int>* body = tree.bodyOps(m);
+    if (!body) continue;
+    for (int i : *body)
+      if (!tree.ops[i].symbol.empty()) index_.emplace(std::make_pair(m, tree.ops[i].symbolName), i);
+  }
+}
+
+int SymbolIndex::lookup(int module, std::string_view name) const {
+  auto it = index_.find({module, name});
+  return it == index_.end() ? -1 : it->second;
+}
+
 std::pair<size_t, std::string> moduleBodyStart(const OpTree& tree, int module) {
   std::string_view t = tree.text;
   const std::vector<int>* body = tree.bodyOps(module);

@@ -5,6 +5,7 @@
 // module's own dictionary. See docs/module.md "Import".
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,6 +70,18 @@ std::vector<std::string_view> namesDefinedIn(const OpTree& tree, int func);
 // the start of its first op's line, with that op's indentation; for an
 // empty body, before its closing brace.
 std::pair<size_t, std::string> moduleBodyStart(const OpTree& tree, int module);
+
+// The symbol-defining ops of every module of a tree, by (module, name):
+// OpTree::lookupSymbol in constant time (the shard-map imports look up one
+// callee per call).
+class SymbolIndex {
+ public:
+  explicit SymbolIndex(const OpTree& tree);
+  int lookup(int module, std::string_view name) const;
+
+ private:
+  std::map<std::pair<int, std::string_view>, int> index_;
+};
 
 struct PassContext;
 // The sparse-offload propagation barriers of xla-sdy-round-trip-import-shardy-attrs

@@ -37,7 +37,7 @@ std::string reindent(std::string_view text, std::string_view from, const std::st
 
 class Inliner {
  public:
-  Inliner(const OpTree& tree, Rewriter& rw) : tree_(tree), t_(tree.text), rw_(rw), names_(tree) {}
+  Inliner(const OpTree& tree, Rewriter& rw) : tree_(tree), t_(tree.text), rw_(rw), names_(tree), symbols_(tree) {}
 
   Status emit(const ManualPlan& plan, std::set<int>& inlinedBodies) {
     if (plan.eraseOnly) {
@@ -47,7 +47,7 @@ class Inliner {
     }
     const OpNode& call = tree_.ops[plan.call];
     int module = tree_.enclosingModule(plan.call);
-    int callee = tree_.lookupSymbol(module, call.symbolName);
+    int callee = symbols_.lookup(module, call.symbolName);
     if (callee < 0 || tree_.ops[callee].name != "func.func" || tree_.ops[callee].regions.empty())
       return makeError(ErrorCode::kNotFound, "'" + std::string(call.symbolName) + "' does not name a function of the module",
                        call.whole.begin);
@@ -190,6 +190,7 @@ class Inliner {
   std::string_view t_;
   Rewriter& rw_;
   FreshNames names_;
+  SymbolIndex symbols_;
   std::map<int, std::unordered_set<std::string>> taken_;
 };
 

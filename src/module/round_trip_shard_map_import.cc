@@ -14,6 +14,7 @@
 // too). A call without the custom calls (no operands / no results) has
 // none of them. Stray GlobalToLocalShape / LocalToGlobalShape calls without
 // uses go. Errors are upstream's, at the call. See docs/module.md "Import".
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,8 @@ bool isBodyName(std::string_view n) { return n.find(kBody) != std::string_view::
 bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.call"; }
 
 // Whether the function `name` of `module` calls another body.
-bool callsBody(const OpTree& tree, int module, std::string_view name) {
-  int f = tree.lookupSymbol(module, name);
+bool callsBody(const OpTree& tree, const SymbolIndex& symbols, int module, std::string_view name) {
+  int f = symbols.lookup(module, name);
   if (f < 0) return false;
   for (int i : opsInside(tree, f))
     if (isCall(tree.ops[i]) && isBodyName(tree.ops[i].symbolName)) return true;
@@ -60,14 +61,14 @@ Error opError(const OpNode& call, std::string message) {
 
 class Matcher {
  public:
-  explicit Matcher(const OpTree& tree) : tree_(tree), t_(tree.text) {}
+  explicit Matcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
 
   Result<std::vector<ManualPlan>> run() {
     std::vector<ManualPlan> plans;
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
       if (!isCall(op) || !isBodyName(op.symbolName)) continue;
-      if (callsBody(tree_, tree_.enclosingModule(i), op.symbolName)) continue;  // a later round
+      if (callsBody(tree_, symbols_, tree_.enclosingModule(i), op.symbolName)) continue;  // a later round
       SB_ASSIGN_OR_RETURN(std::optional<ManualPlan> p, plan(i));
       if (p) plans.push_back(std::move(*p));
     }
@@ -86,7 +87,7 @@ class Matcher {
   }
 
  private:
-  bool claimed(int i) const { return std::find(claimed_.begin(), claimed_.end(), i) != claimed_.end(); }
+  bool claimed(int i) const { return claimed_.count(i) != 0; }
   bool hasUsers(int i) const {
     const OpNode& op = tree_.ops[i];
     int f = tree_.enclosingFunc(i);
@@ -132,7 +133,7 @@ class Matcher {
         p.operandTypes.push_back(types.operands[k]);
       }
       p.erased.push_back(g);
-      claimed_.push_back(g);
+      claimed_.insert(g);
     }
     // Results: those of the LocalToGlobalShape call reading the call's.
     int l2g = -1;
@@ -154,7 +155,7 @@ class Matcher {
       if (static_cast<size_t>(index) != p.resultTypes.size() && p.resultTypes.size() == 1 && index > 1)
         p.resultTypes.assign(static_cast<size_t>(index), p.resultTypes[0]);
       p.erased.push_back(l2g);
-      claimed_.push_back(l2g);
+      claimed_.insert(l2g);
     }
     // Shardings and manual axes: on the custom calls (pinned form), else on the call.
     SB_TRY(read(g2l.empty() ? -1 : g2l[0], "xla.sdy.in_shardings", callAttrs, &p.inShardings, false));
@@ -189,8 +190,9 @@ class Matcher {
 
   const OpTree& tree_;
   std::string_view t_;
+  SymbolIndex symbols_;
   sdy::Context sctx_;
-  std::vector<int> claimed_;
+  std::set<int> claimed_;
   std::vector<int> stray_;
 };
 

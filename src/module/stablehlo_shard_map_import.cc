@@ -47,7 +47,7 @@ bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.cal
 
 class Matcher {
  public:
-  explicit Matcher(const OpTree& tree) : tree_(tree), t_(tree.text) {}
+  explicit Matcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
 
   Result<std::vector<ManualPlan>> run() {
     std::vector<ManualPlan> plans;
@@ -63,7 +63,7 @@ class Matcher {
 
  private:
   bool callsBody(int module, std::string_view name) const {
-    int f = tree_.lookupSymbol(module, name);
+    int f = symbols_.lookup(module, name);
     if (f < 0) return false;
     for (int i : opsInside(tree_, f))
       if (isCall(tree_.ops[i]) && isBodyName(tree_.ops[i].symbolName)) return true;
@@ -224,7 +224,7 @@ class Matcher {
     std::vector<std::string> axes;
     // Mesh order, from the module's sdy.mesh op.
     int module = tree_.enclosingModule(p.call);
-    int meshOp = tree_.lookupSymbol(module, mesh);
+    int meshOp = symbols_.lookup(module, mesh);
     if (meshOp >= 0) {
       auto sym = sdy::parseMeshSymbol(sctx_, meshOpText(t_, tree_.ops[meshOp]));
       if (sym)
@@ -243,6 +243,7 @@ class Matcher {
 
   const OpTree& tree_;
   std::string_view t_;
+  SymbolIndex symbols_;
   sdy::Context sctx_;
 };
 
