@@ -43,7 +43,7 @@ const char* const kOptionFlags[] = {"enable-hlo-sharding-v3", "keep-hlo-sharding
                                     "keep-meshes-inlined"};
 
 // The passes `convert` runs: the --pass list, else the friendly --to form.
-Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& options) {
+Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& options, std::string_view text) {
   std::vector<module::PassSpec> specs;
   for (const std::string& p : options.passes) {
     SB_ASSIGN_OR_RETURN(module::PassSpec spec, module::parsePassSpec(p));
@@ -51,10 +51,16 @@ Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& opt
   }
   if (specs.empty()) {
     module::PassSpec spec;
-    spec.name = options.to != "hlo"     ? "xla-sdy-import-shardings"
+    spec.name = options.to != "hlo"     ? std::string()
                 : options.roundTrip ? "xla-sdy-round-trip-export-pipeline"
                                     : "xla-sdy-stablehlo-export-pipeline";
-    if (options.to == "sdy" && options.upstreamOrder) spec.options.push_back({"upstream-device-order", "true"});
+    // --to sdy: the pipeline and options module::importPassSpecFor picks
+    // from the module (docs/module.md "Which import").
+    if (options.to == "sdy") {
+      SB_ASSIGN_OR_RETURN(spec, module::parsePassSpec(module::importPassSpecFor(text)));
+    }
+    if (options.to == "sdy" && options.upstreamOrder && spec.name == "xla-sdy-stablehlo-import-pipeline")
+      spec.options.push_back({"upstream-device-order", "true"});
     specs.push_back(std::move(spec));
   }
   // Option flags apply to every pass that has the option.
@@ -121,7 +127,8 @@ int runConvert(const ConvertOptions& options) {
   if (options.v3 && options.to == "sdy") return usageError("convert", "--v3 applies to --to hlo only");
   if (options.roundTrip && options.to != "hlo")
     return usageError("convert", "--round-trip applies to --to hlo only");
-  auto specs = conversionPasses(options);
+  // Pass names and options are checked before any input is read.
+  auto specs = conversionPasses(options, {});
   if (!specs) {
     if (specs.error().code == ErrorCode::kNotFound || specs.error().code == ErrorCode::kInvalid ||
         specs.error().code == ErrorCode::kParse)
@@ -131,6 +138,8 @@ int runConvert(const ConvertOptions& options) {
   std::optional<InputText> read = readArg(options.input, InputKind::kModule, false, /*isPath=*/true);
   if (!read) return 1;
   const InputText& input = *read;
+  // --to sdy picks its pipeline from the module (module::importPipelineFor).
+  if (options.passes.empty() && options.to == "sdy") specs = conversionPasses(options, input.text);
   if (Status mlir = module::checkMlirModule(input.text); !mlir) return reportError(mlir.error(), input);
 
   Result<module::ConvertedModule> result = module::runPasses(input.text, *specs);
@@ -155,8 +164,10 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
       "convert", "Convert every sharding of an MLIR module: sdy -> mhlo.sharding or back");
   cmd->add_option("--to", options->to,
                   "hlo: the export pass (sdy.sharding -> mhlo.sharding, sharding constraints\n"
-                  "-> @Sharding custom calls, sdy.mesh ops removed); sdy: the import pass\n"
-                  "(mhlo.sharding -> sdy.sharding on an inferred mesh)")
+                  "-> @Sharding custom calls, sdy.mesh ops removed); sdy: the import\n"
+                  "(xla-sdy-round-trip-import-pipeline for the round-trip form: xla.sdy.meshes\n"
+                  "or the round-trip custom calls; else\n"
+                  "xla-sdy-stablehlo-import-pipeline: mhlo.sharding on an inferred mesh)")
       ->check(CLI::IsMember({"hlo", "sdy"}));
   cmd->add_option("--pass", options->passes,
                   "Run the upstream pass or pipeline NAME (repeatable, in order), with options\n"

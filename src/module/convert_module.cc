@@ -795,7 +795,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
       // sharding's own rank, 0 for the zero-result op.
       for (const hlo::HloSharding* leaf : leaves) ranks.push_back(types ? 0 : convert::ownRank(*leaf));
     }
-    sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx_, "mesh");
+    sdy::MeshOrRef ref = sdy::MeshOrRef::ref(ctx_, meshName_);
     std::string printed;
     if (perValue) {
       auto r = convert::convertToSdyShardingPerValue(ctx_, s, mesh_, ref, singleDevice_, ranks,
@@ -823,6 +823,10 @@ class ImportRewrite : public module_detail::ScanVisitor {
   const ImportModuleOptions& options_;
   sdy::MeshAttr mesh_;
   std::map<int64_t, std::string> singleDevice_;
+ public:
+  std::string meshName_ = "mesh";
+
+ private:
   sdy::MeshLookup lookup_;
   std::unordered_map<std::string, std::string> cache_;
   std::string key_;
@@ -946,6 +950,7 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
     lines.push_back(sdy::printMeshSymbol(sdy::MeshSymbol{name, mesh}));
   sdy::MeshAttr mesh = sdy::MeshAttr::get(ctx, {});
   std::map<int64_t, std::string> singleDevice;
+  std::string meshName = "mesh";
   if (!state.shardings.empty()) {
     auto inferred = convert::inferModuleMesh(ctx, state.shardings, options.anyOrder);
     if (!inferred) {
@@ -957,15 +962,31 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
     std::vector<std::pair<std::string, sdy::MeshAttr>> created{{"mesh", mesh}};
     for (const auto& [id, name] : inferred->singleDevice) {
       int64_t ids[] = {id};
-      created.push_back({name, sdy::MeshAttr::get(ctx, {}, ids)});
-      singleDevice[id] = name;
+      std::string n = options.maximalMeshNames ? "maximal_mesh_" + std::to_string(id) : name;
+      created.push_back({n, sdy::MeshAttr::get(ctx, {}, ids)});
     }
-    for (const auto& [name, m] : created) {
-      if (auto it = state.existing.find(name); it != state.existing.end())
-        return makeError(ErrorCode::kInvalid,
-                         "the module already defines a mesh named '" + name +
-                             "'; the imported shardings need that name for their inferred mesh",
-                         it->second);
+    for (size_t i = 0; i < created.size(); ++i) {
+      auto [name, m] = created[i];
+      if (auto it = state.existing.find(name); it != state.existing.end()) {
+        auto known = state.meshes.find(name);
+        if (options.renameOnClash && known != state.meshes.end() && known->second == m) {
+          // The module already defines this very mesh: its shardings use it.
+          if (i == 0) meshName = name;
+          else singleDevice[inferred->singleDevice[i - 1].first] = name;
+          continue;
+        }
+        if (!options.renameOnClash)
+          return makeError(ErrorCode::kInvalid,
+                           "the module already defines a mesh named '" + name +
+                               "'; the imported shardings need that name for their inferred mesh",
+                           it->second);
+        // Imported around the clash, as `shardbridge list` does: the first
+        // free NAME_1, NAME_2, ...
+        std::string base = name;
+        for (int k = 1; state.existing.count(name) || state.meshes.count(name); ++k) name = base + "_" + std::to_string(k);
+      }
+      if (i == 0) meshName = name;
+      else singleDevice[inferred->singleDevice[i - 1].first] = name;
       state.meshes[name] = m;
       lines.push_back(sdy::printMeshSymbol(sdy::MeshSymbol{name, m}));
     }
@@ -976,6 +997,7 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
     out.setInsertion(at, std::move(insert));
   }
   ImportRewrite rewrite(text, ctx, state, out, options, mesh, std::move(singleDevice));
+  rewrite.meshName_ = meshName;
   SB_TRY(module_detail::scanText(text, rewrite));
   ConvertedModule result;
   result.text = out.finish();

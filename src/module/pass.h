@@ -47,6 +47,15 @@ Status runRoundTripExportOps(PassContext&);          // xla-sdy-round-trip-expor
 Status runRoundTripShardMapExport(PassContext&);     // xla-sdy-round-trip-shard-map-export
 Status runRoundTripExportShardyAttrs(PassContext&);  // xla-sdy-round-trip-export-shardy-attrs
 
+// The import side (upstream round_trip_common/, sdy_round_trip/ import passes), one file each.
+Status runImportConstants(PassContext&);              // xla-sdy-import-constants (import_constants.cc)
+Status runImportSdyCustomCalls(PassContext&);         // xla-sdy-import-sdy-custom-calls (import_sdy_custom_calls.cc)
+Status runOpenWhileFreeVars(PassContext&);            // xla-sdy-open-while-free-vars-sharding (open_while_free_vars.cc)
+Status runRoundTripImportShardyAttrs(PassContext&);   // xla-sdy-round-trip-import-shardy-attrs
+Status runRoundTripShardMapImport(PassContext&);      // xla-sdy-round-trip-shard-map-import
+Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-trip-shard-map-import
+Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-canonicalize-from-hlo-import (tuples)
+
 // The ops of `tree` inside function `func` (any depth), in text order.
 std::vector<int> opsInside(const OpTree& tree, int func);
 

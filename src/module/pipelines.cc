@@ -3,6 +3,7 @@
 // stablehlo_export.cc and stablehlo_import.cc). See docs/module.md.
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "module/pass.h"
 #include "module/text_lex.h"
@@ -69,6 +70,39 @@ const PassOptionInfo kReadRoundTrip = flagOption(
     "read-round-trip-attrs",
     "shardbridge's own: also export the round-trip form (xla.sdy.meshes, frontend xla.sdy.sharding)", "true");
 
+const PassOptionInfo kConstantImport =
+    flagOption("enable-constant-import", "stablehlo.constant -> sdy.constant (xla-sdy-import-constants)", "true");
+const PassOptionInfo kLiftAndDedup = flagOption(
+    "lift-and-dedup-meshes", "lift inlined meshes and merge meshes over the same devices after the import");
+const PassOptionInfo kV3Import = flagOption(
+    "enable-hlo-sharding-v3",
+    "the module's shardings are V3 (NamedSharding) mhlo.sharding strings, read on their own meshes (then lifted "
+    "and deduplicated)");
+
+const PassOptionInfo kOpShardings = flagOption(
+    "import-op-shardings",
+    "shardbridge's own: keep the xla.sdy.sharding of every op whose result types it fits (upstream keeps "
+    "only those of @Sharding, callbacks, send, recv and after_all); convert --to sdy sets it");
+
+// The round-trip import's steps (upstream sdy_round_trip/pipelines.cc,
+// addSdyRoundTripImportPipeline). `if:OPT|OPT2:` runs a step only when one of
+// the pipeline options is true. Not run: stablehlo-ext's prepare-for-HLO-export
+// (canonicalize-from-HLO-import is only its tuple flattening), Shardy's
+// flatten / unflatten call graph and MLIR's canonicalize (docs/module.md "Import").
+std::vector<std::string> roundTripImportSteps() {
+  return {"symbol-dce",
+          "if:enable-constant-import:xla-sdy-import-constants",
+          "stablehlo-ext-canonicalize-from-hlo-import",
+          "xla-sdy-round-trip-import-shardy-attrs",
+          "symbol-dce",
+          "xla-sdy-round-trip-shard-map-import",
+          "symbol-dce",
+          "xla-sdy-import-sdy-custom-calls",
+          "xla-sdy-open-while-free-vars-sharding",
+          "if:enable-hlo-sharding-v3|lift-and-dedup-meshes:sdy-lift-inlined-meshes",
+          "if:enable-hlo-sharding-v3|lift-and-dedup-meshes:xla-sdy-round-trip-dedup-meshes"};
+}
+
 const std::vector<PassDef>& registry() {
   static const std::vector<PassDef> defs = [] {
     std::vector<PassDef> d;
@@ -92,6 +126,88 @@ const std::vector<PassDef>& registry() {
                  {"sdy-lift-inlined-meshes", "xla-sdy-round-trip-dedup-meshes", "xla-sdy-round-trip-export-ops",
                   "xla-sdy-round-trip-shard-map-export", "xla-sdy-round-trip-export-shardy-attrs",
                   "xla-sdy-stablehlo-export-shardings{read-round-trip-attrs=false add-missing-sharding-to-control-flow=false}"}});
+    // upstream stablehlo_round_trip/stablehlo_import.cc, addStablehloImportPipeline:
+    // import-shardings, then the round-trip import with constants imported.
+    {
+      // Beyond the pin, the StableHLO shard_map import (older upstream ran it
+      // right after import-shardings; it also raises the export's own form).
+      std::vector<std::string> steps = {"xla-sdy-import-shardings", "xla-stablehlo-round-trip-shard-map-import"};
+      for (std::string& s : roundTripImportSteps()) steps.push_back(std::move(s));
+      d.push_back({{"xla-sdy-stablehlo-import-pipeline",
+                    "mhlo.sharding -> sdy: shardings on an inferred mesh, constants, @Sharding and the "
+                    "round-trip custom calls as sdy ops, manual computations rebuilt",
+                    true,
+                    {kUpstreamOrder, kConstantImport}},
+                   nullptr,
+                   steps});
+    }
+    d.push_back({{"xla-sdy-round-trip-import-pipeline",
+                  "the round-trip form (xla.sdy.meshes, xla.sdy.sharding frontend attributes, round-trip "
+                  "custom calls) -> sdy",
+                  true,
+                  {kConstantImport, kLiftAndDedup, kV3Import, kOpShardings}},
+                 nullptr,
+                 roundTripImportSteps()});
+    {
+      // The round-trip export's steps (keep-meshes-inlined=false), as above.
+      std::vector<std::string> steps = {
+          "sdy-lift-inlined-meshes", "xla-sdy-round-trip-dedup-meshes", "xla-sdy-round-trip-export-ops",
+          "xla-sdy-round-trip-shard-map-export", "xla-sdy-round-trip-export-shardy-attrs",
+          "xla-sdy-stablehlo-export-shardings{read-round-trip-attrs=false add-missing-sharding-to-control-flow=false}"};
+      for (std::string& s : roundTripImportSteps()) steps.push_back(std::move(s));
+      d.push_back({{"xla-sdy-round-trip-testing-pipeline",
+                    "the round-trip export then the round-trip import, in one process (upstream converts to HLO "
+                    "and back in between, which needs XLA; here the text goes straight on)",
+                    true,
+                    {kV3Import, kOpShardings}},
+                   nullptr,
+                   steps});
+    }
+    d.push_back({{"stablehlo-ext-canonicalize-from-hlo-import",
+                  "only its tuple flattening: a custom call's stablehlo.tuple operands and get_tuple_element'd "
+                  "tuple result become flat values",
+                  false,
+                  {}},
+                 runCanonicalizeFromHloImport,
+                 {}});
+    d.push_back({{"xla-sdy-import-constants", "stablehlo.constant -> sdy.constant inside functions", false, {}},
+                 runImportConstants,
+                 {}});
+    d.push_back({{"xla-sdy-import-sdy-custom-calls",
+                  "@Sharding -> sdy.sharding_constraint (unspecified dims open), @xla.sdy.ShardingGroup -> "
+                  "sdy.sharding_group, @xla.sdy.PropagationBarrier -> sdy.propagation_barrier",
+                  false,
+                  {}},
+                 runImportSdyCustomCalls,
+                 {}});
+    d.push_back({{"xla-sdy-open-while-free-vars-sharding",
+                  "a fully open sdy.sharding_constraint for each sharded free variable of a stablehlo.while",
+                  false,
+                  {}},
+                 runOpenWhileFreeVars,
+                 {}});
+    d.push_back({{"xla-sdy-round-trip-import-shardy-attrs",
+                  "xla.sdy.meshes, xla.sdy.sharding, xla.sdy.sharding_rule and @xla.sdy.FuncResultSharding -> "
+                  "sdy meshes, shardings and sharding rules; mhlo.sharding removed",
+                  false,
+                  {kV3Import, kOpShardings}},
+                 runRoundTripImportShardyAttrs,
+                 {}});
+    d.push_back({{"xla-sdy-round-trip-shard-map-import",
+                  "@xla.sdy.GlobalToLocalShape, a call of @xla.sdy.manual_computation_body, "
+                  "@xla.sdy.LocalToGlobalShape -> sdy.manual_computation",
+                  false,
+                  {}},
+                 runRoundTripShardMapImport,
+                 {}});
+    d.push_back({{"xla-stablehlo-round-trip-shard-map-import",
+                  "@Sharding / mhlo.copy -> @SPMDFullToShardShape -> call @...shmap_body... or "
+                  "@xla.sdy.inlinable_manual_computation_body -> @Sharding / mhlo.copy -> @SPMDShardToFullShape "
+                  "-> sdy.manual_computation",
+                  false,
+                  {}},
+                 runStablehloShardMapImport,
+                 {}});
     d.push_back({{"sdy-lift-inlined-meshes",
                   "inlined meshes become sdy.mesh symbols (named mesh, maximal_mesh_<id>, empty_mesh); "
                   "identical mesh symbols merge",
@@ -186,6 +302,20 @@ const std::vector<PassInfo>& knownPasses() {
   return infos;
 }
 
+std::string importPipelineFor(std::string_view text) {
+  for (std::string_view marker : {"xla.sdy.meshes", "@xla.sdy.GlobalToLocalShape",
+                                  "@xla.sdy.LocalToGlobalShape", "@xla.sdy.FuncResultSharding"})
+    if (text.find(marker) != std::string_view::npos) return "xla-sdy-round-trip-import-pipeline";
+  return "xla-sdy-stablehlo-import-pipeline";
+}
+
+std::string importPassSpecFor(std::string_view text) {
+  std::string name = importPipelineFor(text);
+  if (name != "xla-sdy-round-trip-import-pipeline") return name;
+  bool v3 = text.find("xla.sdy.meshes") == std::string_view::npos && text.find("\"{mesh[") != std::string_view::npos;
+  return name + (v3 ? "{import-op-shardings=true enable-hlo-sharding-v3=true}" : "{import-op-shardings=true}");
+}
+
 Result<PassSpec> parsePassSpec(std::string_view text) {
   using namespace module_lex;
   PassSpec spec;
@@ -250,14 +380,27 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     if (!def) return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownNames());
     std::vector<PassSpec> expanded;
     if (def->run) expanded.push_back({spec.name, {}});
-    for (const std::string& s : def->steps) {
-      SB_ASSIGN_OR_RETURN(PassSpec fixed, parsePassSpec(s));
-      expanded.push_back(std::move(fixed));
-    }
     // Every option given must be supported with its value.
     std::map<std::string, std::string, std::less<>> given;
     for (const PassOptionInfo& o : def->info.options) given[o.name] = o.defaultValue;
     for (const auto& [k, v] : spec.options) given[k] = v;
+    for (std::string_view s : def->steps) {
+      if (s.starts_with("if:")) {
+        size_t colon = s.find(':', 3);
+        std::string_view conds = s.substr(3, colon - 3);
+        bool on = false;
+        while (!conds.empty()) {
+          size_t bar = conds.find('|');
+          auto it = given.find(conds.substr(0, bar));
+          if (it != given.end() && (it->second == "true" || it->second == "1")) on = true;
+          conds = bar == std::string_view::npos ? std::string_view() : conds.substr(bar + 1);
+        }
+        if (!on) continue;
+        s = s.substr(colon + 1);
+      }
+      SB_ASSIGN_OR_RETURN(PassSpec fixed, parsePassSpec(s));
+      expanded.push_back(std::move(fixed));
+    }
     for (const PassOptionInfo& o : def->info.options) {
       bool isDefault = (given[o.name] == "true" || given[o.name] == "1") == (o.defaultValue == "true");
       if (!o.onlyDefault.empty() && !isDefault)
@@ -287,12 +430,18 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     for (auto it = maps.rbegin(); it != maps.rend(); ++it) offset = it->toOld(offset);
     return offset;
   };
+  // The op tree of out.text, kept while a pass leaves the text unchanged
+  // (most import passes have nothing to do on most modules).
+  std::optional<OpTree> tree;
   for (const Step& step : steps) {
     std::vector<ModuleWarning> warnings;
     Rewriter rw(out.text);
     Status ran = [&]() -> Status {
-      SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(out.text));
-      PassContext ctx{tree, rw, step.options, warnings};
+      if (!tree) {
+        SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(out.text));
+        tree = std::move(parsed);
+      }
+      PassContext ctx{*tree, rw, step.options, warnings};
       return step.def->run(ctx);
     }();
     for (ModuleWarning& w : warnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
@@ -304,6 +453,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     if (rw.empty()) continue;
     OffsetMap map;
     SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
+    tree.reset();
     out.text = std::move(next);
     maps.push_back(std::move(map));
   }

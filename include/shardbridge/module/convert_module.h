@@ -36,6 +36,14 @@ struct ImportModuleOptions {
   // Import device orders upstream aborts on (any_order.h); off: upstream's
   // behaviour, with an error where upstream aborts.
   convert::AnyOrderOptions anyOrder;
+  // Name the meshes of maximal shardings `maximal_mesh_<id>`, as the pinned
+  // upstream import pass does (xla-sdy-import-shardings); off:
+  // `single_device_<id>`, as `shardbridge import` and `list` name them.
+  bool maximalMeshNames = false;
+  // A module that already defines a mesh of an inferred mesh's name: the
+  // inferred one is used when identical, else named NAME_1, NAME_2, ...
+  // (the first free), as `shardbridge list` does; off: an error.
+  bool renameOnClash = false;
 };
 
 // Something converted but worth telling: an op left in sdy form.

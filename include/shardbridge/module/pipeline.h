@@ -51,6 +51,19 @@ struct PassInfo {
 // Every pass and pipeline --pass accepts, pipelines first, then by name.
 const std::vector<PassInfo>& knownPasses();
 
+// The import pipeline `convert --to sdy` runs on `text` (docs/module.md
+// "Which import"): "xla-sdy-round-trip-import-pipeline" when the text holds
+// the round-trip form — an `xla.sdy.meshes` attribute, or a call of
+// `@xla.sdy.GlobalToLocalShape`,
+// `@xla.sdy.LocalToGlobalShape` or `@xla.sdy.FuncResultSharding` — else
+// "xla-sdy-stablehlo-import-pipeline".
+std::string importPipelineFor(std::string_view text);
+
+// The --pass spec `convert --to sdy` runs: importPipelineFor(text), the
+// round-trip one with import-op-shardings=true, and enable-hlo-sharding-v3=true
+// when the module has no xla.sdy.meshes but V3 strings (`"{mesh[`).
+std::string importPassSpecFor(std::string_view text);
+
 // Runs the passes in order on `text`. Boolean options take true/false/1/0.
 // Errors: the first failing pass's (located in the text that pass read:
 // for the first pass, `text`), or (kInvalid) a bad option value.

@@ -1,11 +1,12 @@
-// `shardbridge convert --to sdy`: the import pass on whole modules.
+// `shardbridge convert --pass xla-sdy-import-shardings`: the import pass on whole
+// modules (`convert --to sdy` runs it inside the import pipelines, import_*.mlir).
 // Expectations come from upstream's lit test
 // xla/service/spmd/shardy/test/import_shardings.mlir (xla-sdy-import-shardings;
 // test function named per case) unless a case says otherwise. The inferred
 // meshes go before the module body's first op, with its indentation.
 
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // From @non_trivial_common_mesh and @multiple_shardings (one module there).
 // CHECK: module {
@@ -44,7 +45,7 @@ module {
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // From @multi_result_op: a tuple gives one sharding per result.
 // CHECK: sdy.mesh @mesh = <["_axis_0"=8, "_axis_1"=4]>
@@ -75,16 +76,16 @@ func.func @multi_result_op(%arg0: tensor<4x64x8xf32>, %arg1: tensor<4x64x8xf32>)
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // From @maximal_sharding_on_op, @two_meshes and @unknown_sharding: maximal
 // meshes in ascending id order after @mesh; {unknown} gives open dims.
 // CHECK: sdy.mesh @mesh = <["_axis_0"=8, "_axis_1"=4]>
-// CHECK: sdy.mesh @single_device_0 = <[], device_ids=[0]>
-// CHECK: sdy.mesh @single_device_4 = <[], device_ids=[4]>
+// CHECK: sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+// CHECK: sdy.mesh @maximal_mesh_4 = <[], device_ids=[4]>
 // CHECK: func.func @maximal_sharding_on_op(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}) -> tensor<8x8xf32> {
-// CHECK:   %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@single_device_4, []>]>} : tensor<8x8xf32>
-// CHECK:   %1 = stablehlo.multiply %0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@single_device_0, []>]>} : tensor<8x8xf32>
+// CHECK:   %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_4, []>]>} : tensor<8x8xf32>
+// CHECK:   %1 = stablehlo.multiply %0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : tensor<8x8xf32>
 // CHECK:   return %1 : tensor<8x8xf32>
 // CHECK: }
 func.func @maximal_sharding_on_op(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[4,1,8]<=[8,4]T(1,0) last_tile_dim_replicate}"}, %arg1: tensor<8x8xf32> {mhlo.sharding = "{unknown}"}) -> tensor<8x8xf32> {
@@ -95,7 +96,7 @@ func.func @maximal_sharding_on_op(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devi
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // From @import_sharding_with_token_types: a token takes rank 0, and the
 // import pass leaves @Sharding custom calls as they are, with a
@@ -119,7 +120,7 @@ func.func @import_sharding_with_token_types(%arg0: !stablehlo.token {mhlo.shardi
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // Escaped serialized OpSharding bytes (openxla/stablehlo#619,
 // docs/upstream.md § Reading mhlo.sharding): type OTHER, tile_assignment_dimensions [2, 1],
@@ -135,7 +136,7 @@ func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "\08\03\1A\02\02\01\22\0
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // The round-trip form, as upstream's sdy round-trip import
 // (sdy_round_trip_import_pipeline.mlir): xla.sdy.meshes -> sdy.mesh ops,
@@ -156,7 +157,7 @@ module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // A tiled sharding over a tensor of another rank, located at its string
 // (convertToSdySharding's message, include/shardbridge/convert/import.h).
@@ -168,7 +169,7 @@ func.func @main(%arg0: tensor<8x8x8xf32> {mhlo.sharding = "{devices=[2,2]<=[4]}"
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // HLO sharding text errors are located inside the string.
 // expected-error {{expected ']' to end sharding iota_reshape_dims}}
@@ -179,7 +180,7 @@ func.func @main(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[4}"}) -> t
 
 // -----
 // CMD: convert
-// ARGS: --to sdy
+// ARGS: --pass xla-sdy-import-shardings
 // INPUT: file
 // A module without shardings is printed back as it is (upstream creates no mesh).
 func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {

@@ -1,0 +1,23 @@
+// xla-sdy-import-constants (upstream xla/service/spmd/shardy/
+// round_trip_common/import_constants.cc): every `stablehlo.constant` inside
+// a function becomes an `sdy.constant` with the same attributes, so that
+// later greedy rewrites do not fold it out of nested regions. Both ops print
+// alike, so only the op name changes:
+//   %0 = stablehlo.constant {sdy.sharding = ...} dense<1> : tensor<i32>
+//   -> %0 = sdy.constant {sdy.sharding = ...} dense<1> : tensor<i32>
+// See docs/module.md "Import".
+#include "module/pass.h"
+
+namespace shardbridge::module {
+
+Status runImportConstants(PassContext& ctx) {
+  const OpTree& tree = ctx.tree;
+  for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+    const OpNode& op = tree.ops[i];
+    if (op.name != "stablehlo.constant" || tree.enclosingFunc(i) < 0) continue;
+    ctx.rw.replace(op.nameSpan, op.generic ? "\"sdy.constant\"" : "sdy.constant");
+  }
+  return okStatus();
+}
+
+}  // namespace shardbridge::module

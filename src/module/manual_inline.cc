@@ -1,0 +1,291 @@
+#include "module/manual_inline.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_set>
+
+#include "module/import_common.h"
+#include "module/op_types.h"
+#include "module/text_lex.h"
+#include "shardbridge/sdy/text.h"
+
+namespace shardbridge::module {
+namespace {
+
+std::string joinList(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+  return s;
+}
+
+std::string reindent(std::string_view text, std::string_view from, const std::string& to) {
+  std::string out;
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t e = text.find('\n', p);
+    if (e == std::string_view::npos) e = text.size();
+    std::string_view line = text.substr(p, e - p);
+    if (line.starts_with(from)) line.remove_prefix(from.size());
+    if (!line.empty()) out += to + std::string(line);
+    if (e < text.size()) out += "\n";
+    p = e + 1;
+  }
+  return out;
+}
+
+class Inliner {
+ public:
+  Inliner(const OpTree& tree, Rewriter& rw) : tree_(tree), t_(tree.text), rw_(rw), names_(tree), symbols_(tree) {}
+
+  Status emit(const ManualPlan& plan, std::set<int>& inlinedBodies) {
+    if (plan.eraseOnly) {
+      if (plan.call >= 0) rw_.erase(tree_.ops[plan.call].line);
+      for (int e : plan.erased) rw_.erase(tree_.ops[e].line);
+      return okStatus();
+    }
+    const OpNode& call = tree_.ops[plan.call];
+    int module = tree_.enclosingModule(plan.call);
+    int callee = symbols_.lookup(module, call.symbolName);
+    if (callee < 0 || tree_.ops[callee].name != "func.func" || tree_.ops[callee].regions.empty())
+      return makeError(ErrorCode::kNotFound, "'" + std::string(call.symbolName) + "' does not name a function of the module",
+                       call.whole.begin);
+    inlinedBodies.insert(callee);
+    int caller = tree_.enclosingFunc(plan.call);
+    std::unordered_set<std::string>& taken = takenIn(caller);
+    const OpNode& fn = tree_.ops[callee];
+    // Renames of the callee's values that the caller already defines.
+    std::map<std::string_view, std::string> rename;
+    for (std::string_view n : namesDefinedIn(tree_, callee)) {
+      if (rename.count(n)) continue;
+      std::string chosen(n);
+      if (taken.count(chosen)) chosen = names_.next(n.substr(1));
+      taken.insert(chosen);
+      rename[n] = chosen;
+    }
+    auto renamed = [&](std::string_view n) {
+      auto it = rename.find(n);
+      return it == rename.end() ? std::string(n) : it->second;
+    };
+    std::vector<std::string> args;
+    for (const ValueDef& a : fn.funcArgs) args.push_back(renamed(a.name.in(t_)) + ": " + std::string(a.type.in(t_)));
+    // The body's text with the renames and `return` -> `sdy.return`.
+    const Block& block = fn.regions[0].blocks.front();
+    std::string body;
+    if (!block.ops.empty()) {
+      size_t from = tree_.ops[block.ops.front()].whole.begin;
+      std::string_view fromIndent = module_lex::indentationAt(t_, from);
+      from -= fromIndent.size();
+      size_t to = tree_.ops[block.ops.back()].whole.end;
+      std::vector<std::pair<TextSpan, std::string>> edits;
+      for (int i = callee + 1; i < static_cast<int>(tree_.ops.size()) && tree_.ops[i].whole.begin < fn.whole.end; ++i) {
+        const OpNode& op = tree_.ops[i];
+        for (const ValueDef& d : op.resultDefs)
+          if (rename.count(d.name.in(t_)) && renamed(d.name.in(t_)) != d.name.in(t_))
+            edits.push_back({d.name, renamed(d.name.in(t_))});
+        for (const ValueUse& u : op.uses) {
+          std::string n = renamed(u.name);
+          if (n != u.name) edits.push_back({{u.span.begin, u.span.begin + u.name.size()}, n});
+        }
+        for (const Region& r : op.regions)
+          for (const Block& b : r.blocks)
+            for (const ValueDef& a : b.arguments)
+              if (!a.name.empty() && renamed(a.name.in(t_)) != a.name.in(t_)) edits.push_back({a.name, renamed(a.name.in(t_))});
+        if ((op.name == "return" || op.name == "func.return") && op.parent == callee) {
+          if (std::find(plan.dropped.begin(), plan.dropped.end(), true) == plan.dropped.end()) {
+            edits.push_back({op.nameSpan, "sdy.return"});
+            continue;
+          }
+          // Only the results the manual computation keeps are returned.
+          std::vector<std::string> kept, keptTypes;
+          std::vector<std::string> types = splitTypeList(op.signature.empty() ? std::string_view()
+                                                                              : op.signature.in(t_).substr(1));
+          for (size_t u = 0; u < op.uses.size(); ++u) {
+            if (u < plan.dropped.size() && plan.dropped[u]) continue;
+            kept.push_back(renamed(op.uses[u].name) +
+                           (op.uses[u].index ? "#" + std::to_string(op.uses[u].index) : std::string()));
+            if (u < types.size()) keptTypes.push_back(types[u]);
+          }
+          std::string ret = "sdy.return";
+          if (!kept.empty()) ret += " " + joinList(kept) + " : " + joinList(keptTypes);
+          if (!op.loc.empty()) ret += " " + std::string(op.loc.in(t_));
+          // Drop the edits already recorded inside this op.
+          edits.erase(std::remove_if(edits.begin(), edits.end(),
+                                     [&](const auto& e) { return e.first.begin >= op.whole.begin && e.first.end <= op.whole.end; }),
+                      edits.end());
+          edits.push_back({op.whole, ret});
+        }
+      }
+      std::sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+      size_t p = from;
+      for (const auto& [span, with] : edits) {
+        if (span.begin < p) continue;  // a span seen twice (an entry argument listed by its owner)
+        body.append(t_.substr(p, span.begin - p));
+        body += with;
+        p = span.end;
+      }
+      body.append(t_.substr(p, to - p));
+      std::string_view callIndent = module_lex::indentationAt(t_, call.whole.begin);
+      body = reindent(body, fromIndent, std::string(callIndent) + "  ");
+    }
+    // The results: one value keeps the name it replaces; several from one
+    // op in order keep that op's `%r:N`; otherwise a fresh group.
+    std::string results;
+    std::vector<std::string> uses;  // how each result is named after
+    size_t n = plan.replaces.size();
+    if (n == 1 && plan.replaces[0].second == 0 && plan.replacedGroupSize == 1) {
+      results = plan.replaces[0].first;
+    } else if (n > 0 && sameGroupInOrder(plan.replaces, plan.replacedGroupSize)) {
+      results = plan.replaces[0].first + ":" + std::to_string(n);
+    } else if (n > 0) {
+      std::string fresh = names_.next(call.resultDefs.empty() ? "manual" : call.resultDefs[0].name.in(t_).substr(1));
+      results = n == 1 ? fresh : fresh + ":" + std::to_string(n);
+      for (size_t i = 0; i < n; ++i) {
+        std::string to = n == 1 ? fresh : fresh + "#" + std::to_string(i);
+        replaceUses(tree_, rw_, usersIn(caller, plan), plan.replaces[i].first, plan.replaces[i].second, to);
+      }
+    }
+    std::string_view indent = module_lex::indentationAt(t_, call.whole.begin);
+    std::string text = (results.empty() ? "" : results + " = ") + "sdy.manual_computation(" + joinList(plan.operands) +
+                       ") in_shardings=" + plan.inShardings + " out_shardings=" + plan.outShardings +
+                       " manual_axes=" + plan.manualAxes + " (" + joinList(args) + ") {\n" + body + "\n" +
+                       std::string(indent) + "} : (" + joinList(plan.operandTypes) + ") -> " +
+                       (plan.resultTypes.size() == 1 ? plan.resultTypes[0] : "(" + joinList(plan.resultTypes) + ")");
+    if (!call.loc.empty()) text += " " + std::string(call.loc.in(t_));
+    rw_.replace(call.whole, text);
+    for (int e : plan.erased) rw_.erase(tree_.ops[e].line);
+    return okStatus();
+  }
+
+ private:
+  std::unordered_set<std::string>& takenIn(int func) {
+    auto it = taken_.find(func);
+    if (it != taken_.end()) return it->second;
+    std::unordered_set<std::string>& s = taken_[func];
+    if (func >= 0)
+      for (std::string_view n : namesDefinedIn(tree_, func)) s.emplace(n);
+    return s;
+  }
+
+  static bool sameGroupInOrder(const std::vector<std::pair<std::string, int>>& r, int groupSize) {
+    if (groupSize != static_cast<int>(r.size())) return false;
+    for (size_t i = 0; i < r.size(); ++i)
+      if (r[i].first != r[0].first || r[i].second != static_cast<int>(i)) return false;
+    return true;
+  }
+
+  std::vector<int> usersIn(int func, const ManualPlan& plan) const {
+    std::vector<int> out = func >= 0 ? opsInside(tree_, func) : std::vector<int>{};
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](int i) {
+                               return i == plan.call ||
+                                      std::find(plan.erased.begin(), plan.erased.end(), i) != plan.erased.end();
+                             }),
+              out.end());
+    return out;
+  }
+
+  const OpTree& tree_;
+  std::string_view t_;
+  Rewriter& rw_;
+  FreshNames names_;
+  SymbolIndex symbols_;
+  std::map<int, std::unordered_set<std::string>> taken_;
+};
+
+}  // namespace
+
+Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, const BodyNamePredicate& isBody) {
+  std::string current;
+  bool first = true;
+  bool wholeText = false;
+  for (int round = 0; round < static_cast<int>(kMaxOpNesting) + 1; ++round) {
+    std::optional<OpTree> owned;
+    if (!first) {
+      Result<OpTree> parsed = parseOpTree(current);
+      if (!parsed) return parsed.error();
+      owned = std::move(*parsed);
+    }
+    const OpTree& tree = first ? ctx.tree : *owned;
+    SB_ASSIGN_OR_RETURN(std::vector<ManualPlan> plans, match(tree));
+    Rewriter local(tree.text);
+    Rewriter& rw = first ? ctx.rw : local;
+    std::set<int> bodies;
+    if (!plans.empty()) {
+      Inliner inliner(tree, rw);
+      for (const ManualPlan& p : plans) SB_TRY(inliner.emit(p, bodies));
+    }
+    // Bodies no remaining call names go (upstream erases them all once
+    // every call is rewritten).
+    std::set<std::string_view> stillCalled;
+    std::set<int> erasedCalls;
+    bool rewrites = false;
+    for (const ManualPlan& p : plans) {
+      erasedCalls.insert(p.call);
+      rewrites |= p.call >= 0;
+    }
+    for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+      const OpNode& op = tree.ops[i];
+      if ((op.name == "call" || op.name == "func.call") && !erasedCalls.count(i) && !bodies.count(tree.enclosingFunc(i)))
+        stillCalled.insert(op.symbolName);
+    }
+    bool nested = false;
+    for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+      const OpNode& op = tree.ops[i];
+      if (op.name != "func.func" || !isBody(op.symbolName)) continue;
+      if (stillCalled.count(op.symbolName)) {
+        nested = true;
+        continue;
+      }
+      rw.erase(op.line);
+    }
+    if (rw.empty()) break;
+    if (!nested || !rewrites) {
+      if (!first) {
+        SB_ASSIGN_OR_RETURN(current, local.apply());
+        wholeText = true;
+      }
+      break;
+    }
+    if (first) {
+      SB_ASSIGN_OR_RETURN(current, ctx.rw.apply());
+      first = false;
+      wholeText = true;
+      // ctx.rw's edits are superseded by the whole text below.
+      continue;
+    }
+    SB_ASSIGN_OR_RETURN(current, local.apply());
+  }
+  if (wholeText) {
+    Rewriter fresh(ctx.text());
+    ctx.rw = fresh;
+    ctx.rw.replace({0, ctx.text().size()}, current);
+  }
+  return okStatus();
+}
+
+Result<std::string> perValueList(sdy::Context& ctx, std::string_view text) {
+  auto s = sdy::parseTensorShardingPerValue(ctx, text);
+  if (!s) return s.error();
+  std::string printed = sdy::printTensorShardingPerValue(*s);
+  constexpr std::string_view kPrefix = "#sdy.sharding_per_value<";
+  if (!printed.starts_with(kPrefix)) return makeError(ErrorCode::kInternal, "unexpected sharding_per_value text");
+  return printed.substr(kPrefix.size(), printed.size() - kPrefix.size() - 1);
+}
+
+Result<std::string> manualAxesList(std::string_view text) {
+  std::string_view s = text;
+  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && module_lex::isBlank(s.back())) s.remove_suffix(1);
+  constexpr std::string_view kPrefix = "#sdy<manual_axes";
+  if (!s.starts_with(kPrefix) || !s.ends_with(">"))
+    return makeError(ErrorCode::kParse, "expected '#sdy<manual_axes{...}>', got '" + std::string(text) + "'");
+  s = s.substr(kPrefix.size(), s.size() - kPrefix.size() - 1);
+  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
+  if (!s.starts_with("{") || !s.ends_with("}"))
+    return makeError(ErrorCode::kParse, "expected '#sdy<manual_axes{...}>', got '" + std::string(text) + "'");
+  return std::string(s);
+}
+
+}  // namespace shardbridge::module

@@ -1,0 +1,257 @@
+// `shardbridge convert --to sdy` on StableHLO with mhlo.sharding strings: the
+// xla-sdy-stablehlo-import-pipeline (docs/module.md "Import"). Each case names the upstream
+// lit test and function of xla/service/spmd/shardy/test/ (at the commit docs/module.md pins)
+// whose facts it encodes; the inputs are ours.
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// stablehlo_import_pipeline.mlir @sharding_custom_call_no_unspecified_dims and
+// @sharding_custom_call_with_unspecified_dims: @Sharding becomes sdy.sharding_constraint, and
+// backend_config's unspecified_dims become open dims.
+// CHECK: sdy.mesh @mesh = <["_axis_0"=8, "_axis_1"=4]>
+// CHECK: func.func @constraints(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_0"}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+// CHECK:   %0 = sdy.sharding_constraint %arg0 <@mesh, [{"_axis_0"}, {}]> : tensor<8x8xf32>
+// CHECK:   %1 = sdy.sharding_constraint %arg0 <@mesh, [{"_axis_0"}, {?}]> : tensor<8x8xf32>
+// CHECK:   return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+// CHECK: }
+func.func @constraints(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[4,8]<=[8,4]T(1,0)}"}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[8,1,4]<=[32] last_tile_dim_replicate}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "unspecified_dims=[1]", mhlo.sharding = "{devices=[8,1,4]<=[32] last_tile_dim_replicate}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// stablehlo_import_pipeline.mlir @while_with_free_variables: constants become sdy.constant
+// (xla-sdy-import-constants), and the sharded free variable %arg1 of the while gets a fully open
+// sdy.sharding_constraint read inside the loop (xla-sdy-open-while-free-vars-sharding); the
+// unsharded %arg0 and the rank-0 %2 get none.
+// CHECK: sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2]>
+// CHECK: func.func @free_variables(%arg0: tensor<32x96xf32>, %arg1: tensor<32x96xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}) -> tensor<32x96xf32> {
+// CHECK:   %0 = sdy.constant dense<0> : tensor<i32>
+// CHECK:   %1 = sdy.constant dense<1> : tensor<i32>
+// CHECK:   %2 = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>} dense<32> : tensor<i32>
+// CHECK:   %arg1_open = sdy.sharding_constraint %arg1 <@mesh, [{?}, {?}]> : tensor<32x96xf32>
+// CHECK:   %3:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %0) : tensor<32x96xf32>, tensor<i32>
+// CHECK:     cond {
+// CHECK:     %4 = stablehlo.compare LT, %iterArg_0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:     stablehlo.return %4 : tensor<i1>
+// CHECK:   } do {
+// CHECK:     %4 = stablehlo.add %iterArg_0, %1 : tensor<i32>
+// CHECK:     %5 = stablehlo.add %iterArg, %arg1_open : tensor<32x96xf32>
+// CHECK:     stablehlo.return %5, %4 : tensor<32x96xf32>, tensor<i32>
+// CHECK:   }
+// CHECK:   return %3#0 : tensor<32x96xf32>
+// CHECK: }
+func.func @free_variables(%arg0: tensor<32x96xf32>, %arg1: tensor<32x96xf32> {mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}) -> tensor<32x96xf32> {
+  %0 = stablehlo.constant dense<0> : tensor<i32>
+  %1 = stablehlo.constant dense<1> : tensor<i32>
+  %2 = stablehlo.constant {mhlo.sharding = "{replicated}"} dense<32> : tensor<i32>
+  %3:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %0) : tensor<32x96xf32>, tensor<i32>
+    cond {
+    %4 = stablehlo.compare LT, %iterArg_0, %2 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %4 : tensor<i1>
+  } do {
+    %4 = stablehlo.add %iterArg_0, %1 : tensor<i32>
+    %5 = stablehlo.add %iterArg, %arg1 : tensor<32x96xf32>
+    stablehlo.return %5, %4 : tensor<32x96xf32>, tensor<i32>
+  }
+  return %3#0 : tensor<32x96xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// stablehlo_import_pipeline.mlir @import_sharding_group_with_unused_result: the
+// @xla.sdy.ShardingGroup custom call becomes sdy.sharding_group; a module without shardings gets no
+// mesh.
+// CHECK: func.func @group(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:   sdy.sharding_group %arg0 group_id=21 : tensor<8x8xf32>
+// CHECK:   return %arg0 : tensor<8x8xf32>
+// CHECK: }
+func.func @group(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  stablehlo.custom_call @xla.sdy.ShardingGroup(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding_group_id = "21 : i64"}} : (tensor<8x8xf32>) -> ()
+  return %arg0 : tensor<8x8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// stablehlo_import_pipeline.mlir @custom_call_with_tuple_operand_result (stablehlo-ext's
+// canonicalize-from-HLO-import, its tuple flattening only): the stablehlo.tuple operand and the
+// get_tuple_element'd result of a custom call become flat values.
+// CHECK: !pair = tuple<tensor<8x8xf32>, tensor<4x8xf32>>
+// CHECK: func.func @tuples(%arg0: tensor<8x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<8x8xf32>, tensor<4x8xf32>) {
+// CHECK:   %1:2 = stablehlo.custom_call @foo(%arg0, %arg1) : (tensor<8x8xf32>, tensor<4x8xf32>) -> (tensor<8x8xf32>, tensor<4x8xf32>)
+// CHECK:   return %1#0, %1#1 : tensor<8x8xf32>, tensor<4x8xf32>
+// CHECK: }
+!pair = tuple<tensor<8x8xf32>, tensor<4x8xf32>>
+func.func @tuples(%arg0: tensor<8x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<8x8xf32>, tensor<4x8xf32>) {
+  %0 = stablehlo.tuple %arg0, %arg1 : !pair
+  %1 = stablehlo.custom_call @foo(%0) : (!pair) -> !pair
+  %2 = stablehlo.get_tuple_element %1[1] : (!pair) -> tensor<4x8xf32>
+  %3 = stablehlo.get_tuple_element %1[0] : (!pair) -> tensor<8x8xf32>
+  return %3, %2 : tensor<8x8xf32>, tensor<4x8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// import_shardings.mlir @one_maximal_mesh (mesh names): the pinned pass names a maximal
+// sharding's mesh maximal_mesh_<id>.
+// CHECK: sdy.mesh @mesh = <[]>
+// CHECK: sdy.mesh @maximal_mesh_0 = <[], device_ids=[0]>
+// CHECK: func.func @maximal(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_0, []>}) -> tensor<8x8xf32> {
+// CHECK:   return %arg0 : tensor<8x8xf32>
+// CHECK: }
+func.func @maximal(%arg0: tensor<8x8xf32> {mhlo.sharding = "{maximal device=0}"}) -> tensor<8x8xf32> {
+  return %arg0 : tensor<8x8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// Beyond upstream (an existing mesh named @mesh, as `shardbridge list` handles it): the
+// module already defines a different @mesh, so the inferred mesh is @mesh_1; a mesh the module
+// defines identically would be used as it is.
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh_1 = <["_axis_0"=2]>
+// CHECK:   sdy.mesh @mesh = <["x"=3]>
+// CHECK:   func.func @clash(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{"_axis_0"}, {}]>}) -> tensor<8x8xf32> {
+// CHECK:     return %arg0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  sdy.mesh @mesh = <["x"=3]>
+  func.func @clash(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> tensor<8x8xf32> {
+    return %arg0 : tensor<8x8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// The TensorFlow copies of stablehlo_round_trip_shard_map_import.mlir (the pass
+// xla-stablehlo-round-trip-shard-map-import, gone from the pinned commit): JAX's GSPMD shard_map
+// pattern becomes sdy.manual_computation; the manual axes are the axes of the in/out shardings;
+// the body is inlined and its {manual} shardings go with the pattern.
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["_axis_0"=2]>
+// CHECK:   func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}) -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}) {
+// CHECK:     %4 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}, {}]>] out_shardings=[<@mesh, [{"_axis_0"}, {}]>] manual_axes={"_axis_0"} (%arg0_0: tensor<4x4xf32>) {
+// CHECK:       %0_0 = stablehlo.multiply %arg0_0, %arg0_0 : tensor<4x4xf32>
+// CHECK:       sdy.return %0_0 : tensor<4x4xf32>
+// CHECK:     } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK:     return %4 : tensor<8x4xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> (tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+    %2 = call @shmap_body(%1) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "{manual}"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<4x4xf32>) -> tensor<8x4xf32>
+    return %4 : tensor<8x4xf32>
+  }
+  func.func private @shmap_body(%arg0: tensor<4x4xf32>) -> (tensor<4x4xf32> {jax.result_info = "[None, None]"}) {
+    %0 = stablehlo.multiply %arg0, %arg0 : tensor<4x4xf32>
+    return %0 : tensor<4x4xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// The same pattern with an unused result (upstream drops it from the manual computation
+// and its return) and a body called twice (cloned, its values renamed where the caller uses the
+// names).
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["_axis_0"=2]>
+// CHECK:   func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}) -> tensor<8x4xf32> {
+// CHECK:     %4 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"_axis_0"}, {}]>] out_shardings=[<@mesh, [{"_axis_0"}, {}]>] manual_axes={"_axis_0"} (%arg0_0: tensor<4x4xf32>) {
+// CHECK:       %0_0 = stablehlo.multiply %arg0_0, %arg0_0 : tensor<4x4xf32>
+// CHECK:       sdy.return %0_0 : tensor<4x4xf32>
+// CHECK:     } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK:     %9 = sdy.manual_computation(%4) in_shardings=[<@mesh, [{"_axis_0"}, {}]>] out_shardings=[<@mesh, [{"_axis_0"}, {}]>] manual_axes={"_axis_0"} (%arg0_1: tensor<4x4xf32>) {
+// CHECK:       %0_1 = stablehlo.multiply %arg0_1, %arg0_1 : tensor<4x4xf32>
+// CHECK:       sdy.return %0_1 : tensor<4x4xf32>
+// CHECK:     } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK:     return %9 : tensor<8x4xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> tensor<8x4xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+    %2:2 = call @shmap_body(%1) : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+    %3 = stablehlo.custom_call @Sharding(%2#0) {mhlo.sharding = "{manual}"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<4x4xf32>) -> tensor<8x4xf32>
+    %5 = stablehlo.custom_call @Sharding(%4) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %6 = stablehlo.custom_call @SPMDFullToShardShape(%5) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+    %7:2 = call @shmap_body(%6) : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+    %8 = stablehlo.custom_call @Sharding(%7#0) {mhlo.sharding = "{manual}"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %9 = stablehlo.custom_call @SPMDShardToFullShape(%8) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<4x4xf32>) -> tensor<8x4xf32>
+    return %9 : tensor<8x4xf32>
+  }
+  func.func private @shmap_body(%arg0: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+    %0 = stablehlo.multiply %arg0, %arg0 : tensor<4x4xf32>
+    return %0, %arg0 : tensor<4x4xf32>, tensor<4x4xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// Beyond upstream (docs/module.md "Raising the export's own output"): what
+// xla-sdy-stablehlo-export-pipeline writes for a manual computation (examples/jax_module_mhlo.mlir:
+// mhlo.copy, @SPMDFullToShardShape, a call of @xla.sdy.inlinable_manual_computation_body, mhlo.copy,
+// @SPMDShardToFullShape) comes back as sdy.manual_computation; its manual axis is the one the local
+// sharding no longer uses.
+// CHECK: module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+// CHECK:   sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=2, "_axis_2"=2]>
+// CHECK:   func.func public @main(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_1", "_axis_2"}]>}, %arg1: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1", "_axis_2"}, {}]>}, %arg2: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {"_axis_2"}]>}) -> (tensor<16x64xf32> {jax.result_info = "result[0]", sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}, {}]>}, tensor<16x64xf32> {jax.result_info = "result[1]", sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}], unreduced={"_axis_1", "_axis_2"}>}) {
+// CHECK:     %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0"}, {}], unreduced={"_axis_1", "_axis_2"}>]>} : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>
+// CHECK:     %1 = stablehlo.add %0, %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0"}, {"_axis_2"}]>]>} : tensor<16x64xf32>
+// CHECK:     %2 = mhlo.copy %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}, {}]>]>} : tensor<16x64xf32>
+// CHECK:     %7 = sdy.manual_computation(%2) in_shardings=[<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}, {}]>] out_shardings=[<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}, {}]>] manual_axes={"_axis_0"} (%arg0_0: tensor<8x64xf32>) {
+// CHECK:       %0_0 = stablehlo.multiply %arg0_0, %arg0_0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_1", "_axis_2"}, {}]>]>} : tensor<8x64xf32>
+// CHECK:       sdy.return %0_0 : tensor<8x64xf32>
+// CHECK:     } : (tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK:     return %7, %0 : tensor<16x64xf32>, tensor<16x64xf32>
+// CHECK:   }
+// CHECK: }
+module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<16x32xf32> {mhlo.sharding = "{devices=[2,4]<=[8]}"}, %arg1: tensor<32x64xf32> {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}"}, %arg2: tensor<16x64xf32> {mhlo.sharding = "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}"}) -> (tensor<16x64xf32> {jax.result_info = "result[0]", mhlo.sharding = "{devices=[8,1]<=[8]}"}, tensor<16x64xf32> {jax.result_info = "result[1]", mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dims={unreduced} metadata={op_type=\22sdy::reduction_op\22 op_name=\22SUM\22}}"}) {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dims={unreduced} metadata={op_type=\22sdy::reduction_op\22 op_name=\22SUM\22}}"} : (tensor<16x32xf32>, tensor<32x64xf32>) -> tensor<16x64xf32>
+    %1 = stablehlo.add %0, %arg2 {mhlo.sharding = "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}"} : tensor<16x64xf32>
+    %2 = mhlo.copy %1 {mhlo.sharding = "{devices=[8,1]<=[8]}"} : tensor<16x64xf32>
+    %3 = mhlo.copy %2 {mhlo.sharding = "{devices=[8,1]<=[8]}"} : tensor<16x64xf32>
+    %4 = stablehlo.custom_call @SPMDFullToShardShape(%3) {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}"} : (tensor<16x64xf32>) -> tensor<8x64xf32>
+    %5 = call @xla.sdy.inlinable_manual_computation_body(%4) {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}"} : (tensor<8x64xf32>) -> tensor<8x64xf32>
+    %6 = mhlo.copy %5 {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}"} : tensor<8x64xf32>
+    %7 = stablehlo.custom_call @SPMDShardToFullShape(%6) {mhlo.sharding = "{devices=[8,1]<=[8]}"} : (tensor<8x64xf32>) -> tensor<16x64xf32>
+    return %7, %0 : tensor<16x64xf32>, tensor<16x64xf32>
+  }
+  func.func private @xla.sdy.inlinable_manual_computation_body(%arg0: tensor<8x64xf32> {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}"}) -> (tensor<8x64xf32> {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}"}) {
+    %0 = stablehlo.multiply %arg0, %arg0 {mhlo.sharding = "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dims={manual}}"} : tensor<8x64xf32>
+    return %0 : tensor<8x64xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// TensorFlow copy of stablehlo_round_trip_shard_map_import_failure.mlir: a shmap_body
+// call whose operand is not an SPMDFullToShardShape custom call is an error, at the call.
+// expected-error {{expecting CustomCallOp as operand}}
+// expected-error-at {{2:3}}
+func.func @main(%arg0: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  %0 = call @shmap_body(%arg0) : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+func.func private @shmap_body(%arg0: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.slice %arg0 [0:4, 0:4] : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}

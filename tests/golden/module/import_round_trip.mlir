@@ -1,0 +1,495 @@
+// The round-trip import: `shardbridge convert --to sdy` on a module in the round-trip form
+// (it carries xla.sdy.meshes or the round-trip custom calls: docs/module.md "Which import") and
+// `--pass xla-sdy-round-trip-import-pipeline` / its passes. Each case names the upstream lit test
+// and function of xla/service/spmd/shardy/test/ (at the commit docs/module.md pins) whose facts it
+// encodes; the inputs are ours.
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
+// sdy_round_trip_import_shardy_attrs.mlir (@sparse_offload_sharded_caller_module, meshes and
+// argument strings) and sdy_round_trip_import_pipeline_sharding_in_frontend_attr.mlir: the saved
+// meshes become sdy.mesh ops, an argument's xla.sdy.sharding its sdy.sharding, every mhlo.sharding
+// goes, and @Sharding keeps its saved sharding for xla-sdy-import-sdy-custom-calls; other ops lose
+// theirs (upstream keeps op shardings only on @Sharding, callbacks, send, recv and after_all).
+// CHECK: module @m attributes {mhlo.num_partitions = 4 : i32} {
+// CHECK:   sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> (tensor<8x8xf32>) {
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"b"}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %1 = stablehlo.add %0, %0 : tensor<8x8xf32>
+// CHECK:     return %1 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2, \22b\22=2]>}"}, mhlo.num_partitions = 4 : i32} {
+  func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\22a\22}, {}]>"}, mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}) -> (tensor<8x8xf32> {mhlo.sharding = "{replicated}"}) {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {\22b\22}]>]>"}, mhlo.sharding = "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = stablehlo.add %0, %0 {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {\22b\22}]>]>"}, mhlo.sharding = "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"} : tensor<8x8xf32>
+    return %1 : tensor<8x8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// The same module through `convert --to sdy`: the round-trip pipeline with shardbridge's
+// import-op-shardings, so the add keeps its saved sharding (it fits its result), and the
+// @Sharding call becomes sdy.sharding_constraint.
+// CHECK: module @m attributes {mhlo.num_partitions = 4 : i32} {
+// CHECK:   sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> (tensor<8x8xf32>) {
+// CHECK:     %0 = sdy.sharding_constraint %arg0 <@mesh, [{}, {"b"}]> : tensor<8x8xf32>
+// CHECK:     %1 = stablehlo.add %0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"b"}]>]>} : tensor<8x8xf32>
+// CHECK:     return %1 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2, \22b\22=2]>}"}, mhlo.num_partitions = 4 : i32} {
+  func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\22a\22}, {}]>"}, mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}) -> (tensor<8x8xf32> {mhlo.sharding = "{replicated}"}) {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {\22b\22}]>]>"}, mhlo.sharding = "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = stablehlo.add %0, %0 {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {\22b\22}]>]>"}, mhlo.sharding = "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"} : tensor<8x8xf32>
+    return %1 : tensor<8x8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
+// sdy_round_trip_import_pipeline_sharding_in_frontend_attr.mlir (func result shardings):
+// @xla.sdy.FuncResultSharding moves its sharding to the results it is returned as (twice here) and
+// goes; one whose value has another user becomes a constraint with its dims opened
+// (import_shardy_attrs.cc handleFuncResultSharding).
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["a"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"a"}]>}, tensor<8x8xf32>) {
+// CHECK:     %1 = sdy.sharding_constraint %arg0 <@mesh, [{?}, {"a", ?}]> : tensor<8x8xf32>
+// CHECK:     %2 = stablehlo.add %1, %1 : tensor<8x8xf32>
+// CHECK:     return %arg0, %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}"}} {
+  func.func @main(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+    %0 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}, {}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {\22a\22}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %2 = stablehlo.add %1, %1 : tensor<8x8xf32>
+    return %0, %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
+// import_shardy_attrs.cc (kInTupleShardings / kOutTupleShardings, tuple args shardings):
+// the module's xla.sdy.tuple_args_shardings / xla.sdy.tuple_results_shardings give @main's argument
+// and result shardings; xla.sdy.sharding_rule becomes sdy.sharding_rule (kept verbatim).
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["a"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}, %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) {
+// CHECK:     %0 = stablehlo.custom_call @foo(%arg0, %arg1) {sdy.sharding_rule = #sdy.op_sharding_rule<([i], [i])->([i]) {i=8}>} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+// CHECK:     return %0 : tensor<8xf32>
+// CHECK:   }
+// CHECK: }
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}", xla.sdy.tuple_args_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>, <@mesh, [{}]>]>", xla.sdy.tuple_results_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>"}} {
+  func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = stablehlo.custom_call @foo(%arg0, %arg1) {mhlo.frontend_attributes = {xla.sdy.sharding_rule = "#sdy.op_sharding_rule<([i], [i])->([i]) {i=8}>"}} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
+// sdy_round_trip_import_shardy_attrs.mlir @sparse_offload_module, @sparse_offload_sharded_module,
+// @sparse_offload_sharded_caller_module and @sparse_offload_unreduced_module (single-line here: the op
+// tree does not read their hand-wrapped dictionaries yet): the callee of a sparse-offload call gets a
+// FORWARD propagation barrier on an argument read by @Sharding, unless a call site's operand would be
+// sliced there (@sliced: no caller sharding against a sharded dim) or the sharding has unreduced
+// axes (@unreduced).
+// CHECK: module @m {
+// CHECK:   sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK:   func.func private @replicated(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %arg0_barrier = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0_barrier) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func private @sliced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func private @matching(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %arg0_barrier_0 = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0_barrier_0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func private @unreduced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"a"}>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK:   func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+// CHECK:     %0 = call @replicated(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %1 = call @sliced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %2 = call @matching(%arg1) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %3 = call @unreduced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     return %3 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module @m attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\"a\"=2, \"b\"=2]>}"}} {
+  func.func private @replicated(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func private @sliced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func private @matching(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func private @unreduced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={\"a\"}>]>"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %0 : tensor<8x8xf32>
+  }
+  func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\"a\"}, {}]>"}}) -> tensor<8x8xf32> {
+    %0 = call @replicated(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = call @sliced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %2 = call @matching(%arg1) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %3 = call @unreduced(%arg0) {mhlo.frontend_attributes = {_xla_compute_type = "sparseoffload"}} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %3 : tensor<8x8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
+// sdy_round_trip_import_pipeline_sharding_in_frontend_attr.mlir
+// @func_result_sharding_used_by_x64_combine_non_tuple: the X64Combine reading the function-result
+// sharding calls takes their sharding, and the result gets it.
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["a"=8]>
+// CHECK:   func.func @main(%arg0: tensor<16xi64>) -> (tensor<16xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) {
+// CHECK:     %0 = stablehlo.custom_call @X64SplitLow(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+// CHECK:     %1 = stablehlo.custom_call @X64SplitHigh(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+// CHECK:     %4 = stablehlo.custom_call @X64Combine(%0, %1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} : (tensor<16xui32>, tensor<16xui32>) -> tensor<16xi64>
+// CHECK:     return %4 : tensor<16xi64>
+// CHECK:   }
+// CHECK: }
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=8]>}"}} {
+  func.func @main(%arg0: tensor<16xi64>) -> tensor<16xi64> {
+    %0 = stablehlo.custom_call @X64SplitLow(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+    %1 = stablehlo.custom_call @X64SplitHigh(%arg0) : (tensor<16xi64>) -> tensor<16xui32>
+    %2 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>"}} : (tensor<16xui32>) -> tensor<16xui32>
+    %3 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>"}} : (tensor<16xui32>) -> tensor<16xui32>
+    %4 = stablehlo.custom_call @X64Combine(%2, %3) : (tensor<16xui32>, tensor<16xui32>) -> tensor<16xi64>
+    return %4 : tensor<16xi64>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-pipeline{enable-hlo-sharding-v3=true}
+// INPUT: file
+// sdy_round_trip_import_pipeline_hlo_sharding_v3.mlir @module_1 (meshes and
+// @results_with_sharding): V3 strings on several meshes; each is read on its own mesh, and the
+// lifted meshes are named @mesh, @mesh_0, @maximal_mesh_<id>; every mhlo.sharding goes.
+// CHECK: module @module_1 {
+// CHECK:   sdy.mesh @mesh = <["a"=8, "b"=8, "c"=8]>
+// CHECK:   sdy.mesh @mesh_0 = <["a"=2, "b"=2]>
+// CHECK:   sdy.mesh @maximal_mesh_5 = <[], device_ids=[5]>
+// CHECK:   func.func @main(%arg0: tensor<32xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}]>}, %arg1: tensor<32xi32> {sdy.sharding = #sdy.sharding<@mesh_0, [{"a"}]>}, %arg2: tensor<32xi32> {sdy.sharding = #sdy.sharding<@maximal_mesh_5, []>}) -> (tensor<32xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}]>}) {
+// CHECK:     %0 = stablehlo.add %arg0, %arg1 : tensor<32xi32>
+// CHECK:     return %0 : tensor<32xi32>
+// CHECK:   }
+// CHECK: }
+module @module_1 {
+  func.func @main(%arg0: tensor<32xi32> {mhlo.sharding = "{mesh['a'=8,'b'=8,'c'=8], [{'b'}]}"}, %arg1: tensor<32xi32> {mhlo.sharding = "{mesh['a'=2,'b'=2], [{'a'}]}"}, %arg2: tensor<32xi32> {mhlo.sharding = "{maximal_mesh[device_id=5]}"}) -> (tensor<32xi32> {mhlo.sharding = "{mesh['a'=8,'b'=8,'c'=8], [{'c'}]}"}) {
+    %0 = stablehlo.add %arg0, %arg1 {mhlo.sharding = "{mesh['a'=8,'b'=8,'c'=8], [{'a'}]}"} : tensor<32xi32>
+    return %0 : tensor<32xi32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
+// import_shardy_attrs.cc handleFuncTupleInOutShardings: a count that differs from @main's
+// arguments is upstream's error (its message, missing blank included), at the module.
+// expected-error {{Number of actual shardings (1) does not match number of expected shardings (2for xla.sdy.tuple_args_shardings) for function.}}
+// expected-error-at {{1:1}}
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}", xla.sdy.tuple_args_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>"}} {
+  func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    return %arg0 : tensor<8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// JAX's back-compat dumps (shardy_ops 2025-02-12, the older round-trip spelling): doubly
+// escaped strings (\\\22), the in/out shardings and manual axes on the call of
+// @xla.sdy.manual_computation_body, no attributes on the custom calls. sdy_round_trip_shard_map_import.mlir
+// @single_manual_comp gives the rewrite: one sdy.manual_computation with the body inlined.
+// CHECK: module @jit_func attributes {mhlo.num_partitions = 2 : i32} {
+// CHECK:   sdy.mesh @mesh = <["a"=2]>
+// CHECK:   func.func public @main(%arg0: tensor<2x4xf32>) -> (tensor<2x4xf32> {jax.result_info = ""}) {
+// CHECK:     %0 = sdy.sharding_constraint %arg0 <@mesh, [{"a"}, {}]> : tensor<2x4xf32>
+// CHECK:     %3 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg0_0: tensor<1x4xf32>) {
+// CHECK:       %0_0 = stablehlo.negate %arg0_0 : tensor<1x4xf32>
+// CHECK:       sdy.return %0_0 : tensor<1x4xf32>
+// CHECK:     } : (tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK:     return %3 : tensor<2x4xf32>
+// CHECK:   }
+// CHECK: }
+module @jit_func attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\\\22a\\\22=2]>}"}, mhlo.num_partitions = 2 : i32} {
+  func.func public @main(%arg0: tensor<2x4xf32>) -> (tensor<2x4xf32> {jax.result_info = ""}) {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{\\\22a\\\22}, {}]>]>"}, mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    %1 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%0) : (tensor<2x4xf32>) -> tensor<1x4xf32>
+    %2 = call @xla.sdy.manual_computation_body(%1) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\\\22a\\\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\\\22a\\\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\\\22a\\\22}, {}]>]>"}} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+    %3 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%2) : (tensor<1x4xf32>) -> tensor<2x4xf32>
+    return %3 : tensor<2x4xf32>
+  }
+  func.func @xla.sdy.manual_computation_body(%arg0: tensor<1x4xf32>) -> tensor<1x4xf32> {
+    %0 = stablehlo.negate %arg0 : tensor<1x4xf32>
+    return %0 : tensor<1x4xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// sdy_round_trip_shard_map_import.mlir @single_manual_comp_name_is_not_prefix_nor_suffix,
+// @manual_computation_some_zero_dim_inputs_outputs and @nested_shmaps (the pinned spelling): callees
+// are matched by containing xla.sdy.manual_computation_body; operands are the
+// GlobalToLocalShape's (a 0-element operand replaced by a constant is skipped), results the
+// LocalToGlobalShape's; a nested body is rewritten first; names the caller uses are renamed.
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK: func.func @main(%arg0: tensor<0x16xf32>, %arg1: tensor<16x32xf32>) -> (tensor<0x32xf32>, tensor<16x32xf32>) {
+// CHECK:   %c1 = stablehlo.constant dense<0.000000e+00> : tensor<0x8xf32>
+// CHECK:   %c2 = stablehlo.constant dense<0.000000e+00> : tensor<0x32xf32>
+// CHECK:   %2:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{}, {"b"}]>, <@mesh, [{"b"}, {}]>] out_shardings=[<@mesh, [{}, {}], replicated={"b"}>, <@mesh, [{"b"}, {}]>] manual_axes={"b"} (%arg0_1: tensor<0x8xf32>, %arg1_0: tensor<8x32xf32>) {
+// CHECK:     %0_1 = stablehlo.dot %arg0_1, %arg1_0 : (tensor<0x8xf32>, tensor<8x32xf32>) -> tensor<0x32xf32>
+// CHECK:     %3 = sdy.manual_computation(%arg1_0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg0_0: tensor<4x32xf32>) {
+// CHECK:       %0_0 = stablehlo.abs %arg0_0 : tensor<4x32xf32>
+// CHECK:       sdy.return %0_0 : tensor<4x32xf32>
+// CHECK:     } : (tensor<8x32xf32>) -> tensor<8x32xf32>
+// CHECK:     sdy.return %0_1, %3 : tensor<0x32xf32>, tensor<8x32xf32>
+// CHECK:   } : (tensor<0x16xf32>, tensor<16x32xf32>) -> (tensor<0x32xf32>, tensor<16x32xf32>)
+// CHECK:   return %c2, %2#1 : tensor<0x32xf32>, tensor<16x32xf32>
+// CHECK: }
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<0x16xf32>, %arg1: tensor<16x32xf32>) -> (tensor<0x32xf32>, tensor<16x32xf32>) {
+  %c1 = stablehlo.constant dense<0.000000e+00> : tensor<0x8xf32>
+  %c2 = stablehlo.constant dense<0.000000e+00> : tensor<0x32xf32>
+  %0:2 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0, %arg1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{}, {\22b\22}]>, <@mesh, [{\22b\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>"}} : (tensor<0x16xf32>, tensor<16x32xf32>) -> (tensor<0x8xf32>, tensor<8x32xf32>)
+  %1:2 = call @local_xla.sdy.manual_computation_body_9.fwd(%c1, %0#1) {mhlo.frontend_attributes = {inlineable = "xla_late"}} : (tensor<0x8xf32>, tensor<8x32xf32>) -> (tensor<0x32xf32>, tensor<8x32xf32>)
+  %2:2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%c2, %1#1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{}, {}], replicated={\22b\22}>, <@mesh, [{\22b\22}, {}]>]>"}} : (tensor<0x32xf32>, tensor<8x32xf32>) -> (tensor<0x32xf32>, tensor<16x32xf32>)
+  return %c2, %2#1 : tensor<0x32xf32>, tensor<16x32xf32>
+}
+func.func @local_xla.sdy.manual_computation_body_9.fwd(%arg0: tensor<0x8xf32>, %arg1: tensor<8x32xf32>) -> (tensor<0x32xf32>, tensor<8x32xf32>) {
+  %0 = stablehlo.dot %arg0, %arg1 : (tensor<0x8xf32>, tensor<8x32xf32>) -> tensor<0x32xf32>
+  %1 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>"}} : (tensor<8x32xf32>) -> tensor<4x32xf32>
+  %2 = call @xla.sdy.manual_computation_body_1(%1) : (tensor<4x32xf32>) -> tensor<4x32xf32>
+  %3 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%2) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}, {}]>]>"}} : (tensor<4x32xf32>) -> tensor<8x32xf32>
+  return %0, %3 : tensor<0x32xf32>, tensor<8x32xf32>
+}
+func.func @xla.sdy.manual_computation_body_1(%arg0: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<4x32xf32>
+  return %0 : tensor<4x32xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// sdy_round_trip_shard_map_import.mlir @manual_computation_all_outputs_zero_dim and
+// @stray_unused_manual_computation_custom_calls: a call none of whose results is used goes, and so
+// do unused GlobalToLocalShape / LocalToGlobalShape calls and the body functions.
+// CHECK: sdy.mesh @mesh = <["b"=2]>
+// CHECK: func.func @main(%arg0: tensor<0x16xf32>) -> tensor<0x16xf32> {
+// CHECK:   %c1 = stablehlo.constant dense<0.000000e+00> : tensor<0x8xf32>
+// CHECK:   %c2 = stablehlo.constant dense<0.000000e+00> : tensor<0x16xf32>
+// CHECK:   return %c2 : tensor<0x16xf32>
+// CHECK: }
+sdy.mesh @mesh = <["b"=2]>
+func.func @main(%arg0: tensor<0x16xf32>) -> tensor<0x16xf32> {
+  %c1 = stablehlo.constant dense<0.000000e+00> : tensor<0x8xf32>
+  %c2 = stablehlo.constant dense<0.000000e+00> : tensor<0x16xf32>
+  %0 = call @xla.sdy.manual_computation_body(%c1) : (tensor<0x8xf32>) -> tensor<0x8xf32>
+  %1 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%c1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>"}} : (tensor<0x8xf32>) -> tensor<0x16xf32>
+  return %c2 : tensor<0x16xf32>
+}
+func.func @xla.sdy.manual_computation_body(%arg0: tensor<0x8xf32>) -> tensor<0x8xf32> {
+  return %arg0 : tensor<0x8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// sdy_round_trip_shard_map_import_failure.mlir @manual_computation_missing_global_to_local_shape:
+// upstream's message, at the call.
+// expected-error {{'func.call' op expected at least one operand of @xla.sdy.manual_computation_body to be produced by a xla.sdy.GlobalToLocalShape CustomCallOp}}
+// expected-error-at {{4:3}}
+sdy.mesh @mesh = <["b"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<4xf32> {
+  %c = stablehlo.constant dense<0.000000e+00> : tensor<4xf32>
+  %0 = call @xla.sdy.manual_computation_body(%c) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @xla.sdy.manual_computation_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// sdy_round_trip_shard_map_import_failure.mlir @manual_computation_missing_local_to_global_shape.
+// expected-error {{'func.call' op expected the first use of @xla.sdy.manual_computation_body to be a xla.sdy.LocalToGlobalShape CustomCallOp}}
+// expected-error-at {{4:3}}
+sdy.mesh @mesh = <["b"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>"}} : (tensor<8xf32>) -> tensor<4xf32>
+  %1 = call @xla.sdy.manual_computation_body(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+func.func @xla.sdy.manual_computation_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-import-sdy-custom-calls
+// INPUT: file
+// sdy_round_trip_sharding_group_import_failure.mlir @sharding_group_import_with_used_result.
+// expected-error {{xla.sdy.ShardingGroup CustomCallOp should have no uses.}}
+// expected-error-at {{2:3}}
+func.func @main(%arg0: tensor<8x8xf32>) -> tuple<tuple<>> {
+  %0 = stablehlo.custom_call @xla.sdy.ShardingGroup(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding_group_id = "21 : i64"}} : (tensor<8x8xf32>) -> tuple<>
+  %1 = "stablehlo.tuple"(%0) : (tuple<>) -> tuple<tuple<>>
+  return %1 : tuple<tuple<>>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-import-sdy-custom-calls
+// INPUT: file
+// sdy_round_trip_sharding_group_import_failure.mlir @sharding_group_import_failure_if_no_group_id.
+// expected-error {{expected CustomCallOp with a sharding group id.}}
+// expected-error-at {{2:3}}
+func.func @main(%arg0: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  stablehlo.custom_call @xla.sdy.ShardingGroup(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {}} : (tensor<16x16xf32>) -> ()
+  return %arg0 : tensor<16x16xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-import-sdy-custom-calls
+// INPUT: file
+// import_sdy_custom_calls.cc rewritePropagationBarrierCustomCall (the round-trip export's
+// "K : i32" direction, round_trip_export.mlir) and rewriteShardingCustomCall without a sharding
+// (upstream's message).
+// expected-error {{expected CustomCallOp with a sharding attribute. If you are a JAX user hitting this, please file a bug against the OpenXLA Shardy team. This shouldn't happen to you. One of the possible bugs is the model has been lowered targeting GSPMD, but Shardy was then enabled in XLA.}}
+// expected-error-at {{3:3}}
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.PropagationBarrier(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.allowed_direction = "1 : i32"}} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = stablehlo.custom_call @Sharding(%0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-import-sdy-custom-calls
+// INPUT: file
+// import_sdy_custom_calls.cc rewritePropagationBarrierCustomCall.
+// CHECK: func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK:   %0 = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8xf32>
+// CHECK:   return %0 : tensor<8xf32>
+// CHECK: }
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.PropagationBarrier(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.allowed_direction = "1 : i32"}} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-open-while-free-vars-sharding --pass xla-sdy-open-while-free-vars-sharding
+// INPUT: file
+// open_while_free_vars_sharding.mlir @while_with_free_variables and
+// @free_var_used_in_multiple_while_ops (run twice: the second run is a no-op): a free variable gets
+// one constraint per while op; an already open sharding (%arg2) and a rank-0 one (%1) get none.
+// CHECK: sdy.mesh @mesh = <["a"=2]>
+// CHECK: func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg2: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}) -> tensor<8x4xf32> {
+// CHECK:   %0 = stablehlo.constant dense<0> : tensor<i32>
+// CHECK:   %1 = stablehlo.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>} dense<4> : tensor<i32>
+// CHECK:   %arg1_open = sdy.sharding_constraint %arg1 <@mesh, [{?}, {?}]> : tensor<8x4xf32>
+// CHECK:   %2:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %0) : tensor<8x4xf32>, tensor<i32>
+// CHECK:     cond {
+// CHECK:     %4 = stablehlo.compare LT, %iterArg_0, %1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:     stablehlo.return %4 : tensor<i1>
+// CHECK:   } do {
+// CHECK:     %4 = stablehlo.add %iterArg, %arg1_open : tensor<8x4xf32>
+// CHECK:     %5 = stablehlo.add %4, %arg2 : tensor<8x4xf32>
+// CHECK:     stablehlo.return %5, %iterArg_0 : tensor<8x4xf32>, tensor<i32>
+// CHECK:   }
+// CHECK:   %arg1_open_0 = sdy.sharding_constraint %arg1 <@mesh, [{?}, {?}]> : tensor<8x4xf32>
+// CHECK:   %3:2 = stablehlo.while(%iterArg = %2#0, %iterArg_0 = %0) : tensor<8x4xf32>, tensor<i32>
+// CHECK:     cond {
+// CHECK:     %4 = stablehlo.compare LT, %iterArg_0, %1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:     stablehlo.return %4 : tensor<i1>
+// CHECK:   } do {
+// CHECK:     %4 = stablehlo.add %iterArg, %arg1_open_0 : tensor<8x4xf32>
+// CHECK:     stablehlo.return %4, %iterArg_0 : tensor<8x4xf32>, tensor<i32>
+// CHECK:   }
+// CHECK:   return %3#0 : tensor<8x4xf32>
+// CHECK: }
+sdy.mesh @mesh = <["a"=2]>
+func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg2: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}) -> tensor<8x4xf32> {
+  %0 = stablehlo.constant dense<0> : tensor<i32>
+  %1 = stablehlo.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, []>]>} dense<4> : tensor<i32>
+  %2:2 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %0) : tensor<8x4xf32>, tensor<i32>
+    cond {
+    %4 = stablehlo.compare LT, %iterArg_0, %1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %4 : tensor<i1>
+  } do {
+    %4 = stablehlo.add %iterArg, %arg1 : tensor<8x4xf32>
+    %5 = stablehlo.add %4, %arg2 : tensor<8x4xf32>
+    stablehlo.return %5, %iterArg_0 : tensor<8x4xf32>, tensor<i32>
+  }
+  %3:2 = stablehlo.while(%iterArg = %2#0, %iterArg_0 = %0) : tensor<8x4xf32>, tensor<i32>
+    cond {
+    %4 = stablehlo.compare LT, %iterArg_0, %1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %4 : tensor<i1>
+  } do {
+    %4 = stablehlo.add %iterArg, %arg1 : tensor<8x4xf32>
+    stablehlo.return %4, %iterArg_0 : tensor<8x4xf32>, tensor<i32>
+  }
+  return %3#0 : tensor<8x4xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-import-constants
+// INPUT: file
+// import_constants.cc: stablehlo.constant -> sdy.constant, attributes kept, both forms.
+// CHECK: func.func @main() -> (tensor<i32>, tensor<2xf32>) {
+// CHECK:   %0 = sdy.constant {mhlo.sharding = "{replicated}"} dense<1> : tensor<i32>
+// CHECK:   %1 = "sdy.constant"() <{value = dense<2.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+// CHECK:   return %0, %1 : tensor<i32>, tensor<2xf32>
+// CHECK: }
+func.func @main() -> (tensor<i32>, tensor<2xf32>) {
+  %0 = stablehlo.constant {mhlo.sharding = "{replicated}"} dense<1> : tensor<i32>
+  %1 = "stablehlo.constant"() <{value = dense<2.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  return %0, %1 : tensor<i32>, tensor<2xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-testing-pipeline
+// INPUT: file
+// round_trip_pipeline_manual_computation.mlir (export then import in one process; upstream
+// converts to HLO and back in between): a manual computation and the argument shardings come back;
+// the op shardings go, as upstream drops them (`convert --to sdy` keeps them).
+// CHECK: module {
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2]>
+// CHECK: func.func @main(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<16x32xf32> {
+// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}, {"b"}]>] out_shardings=[<@mesh, [{"a"}, {"b"}]>] manual_axes={"a"} (%arg1: tensor<8x32xf32>) {
+// CHECK:     %1 = stablehlo.add %arg1, %arg1 : tensor<8x32xf32>
+// CHECK:     sdy.return %1 : tensor<8x32xf32>
+// CHECK:   } : (tensor<16x32xf32>) -> tensor<16x32xf32>
+// CHECK:   return %0 : tensor<16x32xf32>
+// CHECK: }
+// CHECK: }
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<16x32xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}, {"b"}]>] out_shardings=[<@mesh, [{"a"}, {"b"}]>] manual_axes={"a"} (%arg1: tensor<8x32xf32>) {
+    %1 = stablehlo.add %arg1, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"b"}]>]>} : tensor<8x32xf32>
+    sdy.return %1 : tensor<8x32xf32>
+  } : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
