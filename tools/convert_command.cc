@@ -50,17 +50,11 @@ Result<std::vector<module::PassSpec>> conversionPasses(const ConvertOptions& opt
     specs.push_back(std::move(spec));
   }
   if (specs.empty()) {
-    module::PassSpec spec;
-    spec.name = options.to != "hlo"     ? std::string()
-                : options.roundTrip ? "xla-sdy-round-trip-export-pipeline"
-                                    : "xla-sdy-stablehlo-export-pipeline";
-    // --to sdy: the pipeline and options module::importPassSpecFor picks
-    // from the module (docs/module.md "Which import").
-    if (options.to == "sdy") {
-      SB_ASSIGN_OR_RETURN(spec, module::parsePassSpec(module::importPassSpecFor(text)));
-    }
-    if (options.to == "sdy" && options.upstreamOrder && spec.name == "xla-sdy-stablehlo-import-pipeline")
-      spec.options.push_back({"upstream-device-order", "true"});
+    std::vector<std::pair<std::string, std::string>> extra;
+    if (options.to == "sdy" && options.upstreamOrder && module::importPipelineFor(text) == "xla-sdy-stablehlo-import-pipeline")
+      extra.push_back({"upstream-device-order", "true"});
+    SB_ASSIGN_OR_RETURN(module::PassSpec spec,
+                        module::conversionSpec(options.to == "hlo", options.roundTrip, text, extra));
     specs.push_back(std::move(spec));
   }
   // Option flags apply to every pass that has the option.

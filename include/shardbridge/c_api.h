@@ -419,9 +419,13 @@ void sb_import_result_free(sb_import_result* result);
 
 typedef struct sb_module_result sb_module_result;
 
-/* Converts every sharding of an MLIR module (StableHLO text), as
- * `shardbridge convert --to hlo|sdy` does: the output is the input with the
- * sharding attributes and ops rewritten, every other byte copied.
+/* Converts an MLIR module (StableHLO text) as `shardbridge convert --to
+ * hlo|sdy` does, with the same pipelines: SB_TO_HLO runs upstream's export
+ * pipeline (xla-sdy-stablehlo-export-pipeline: shardings exported, manual
+ * computations lowered, sdy ops and meshes removed); SB_TO_SDY the import
+ * pipeline the module calls for (the round-trip one for the round-trip
+ * form, else xla-sdy-stablehlo-import-pipeline). The output is the input
+ * with those rewrites, every other byte copied.
  * `options` holds `option_count` strings `name=value` (value `true`,
  * `false`, `1` or `0`):
  *   enable-hlo-sharding-v3  SB_TO_HLO: write V3 strings (default false);
@@ -431,7 +435,7 @@ typedef struct sb_module_result sb_module_result;
  * New options are new names; they need no new function.
  * Owns: *out is the caller's (sb_module_result_free).
  * Errors: the conversion's, located in `text` (SB_ERROR_PARSE, _INVALID,
- * _NOT_FOUND, _UNSUPPORTED); SB_ERROR_INVALID_ARGUMENT for an unknown
+ * _NOT_FOUND, _UNSUPPORTED; input that is not MLIR text is SB_ERROR_PARSE); SB_ERROR_INVALID_ARGUMENT for an unknown
  * direction, an option without `=`, an unknown name (`unknown module
  * option "x"`), one of the other direction, a value not in the list above. */
 sb_status sb_convert_module(const char* text, size_t size, int direction,
@@ -442,7 +446,9 @@ sb_status sb_convert_module(const char* text, size_t size, int direction,
  * *size when not NULL. "" for NULL. */
 const char* sb_module_result_text(const sb_module_result* result, size_t* size);
 
-/* The number of warnings (ops left in sdy form). 0 for NULL. */
+/* The number of warnings (what the conversion kept or lost: a mesh kept for
+ * a foreign reference, a {manual} outside any manual computation, ...).
+ * 0 for NULL. */
 size_t sb_module_result_warning_count(const sb_module_result* result);
 
 /* Warning `index`: its message, borrowed (NUL-terminated; size in *size when

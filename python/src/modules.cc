@@ -23,7 +23,7 @@ std::string convertModule(py::object textArg, const std::string& to, py::kwargs 
   std::string text = textOf(textArg, "text");
   if (to != "hlo" && to != "sdy") throw py::value_error("to must be 'hlo' or 'sdy', not '" + to + "'");
   bool roundTrip = false;
-  std::string options;
+  std::vector<std::pair<std::string, std::string>> options;
   for (auto item : kwargs) {
     std::string key = item.first.cast<std::string>();
     if (key == "round_trip") {
@@ -35,20 +35,13 @@ std::string convertModule(py::object textArg, const std::string& to, py::kwargs 
     for (char& c : name)
       if (c == '_') c = '-';
     if (name == "v3") name = "enable-hlo-sharding-v3";
-    options += (options.empty() ? "" : " ") + name + "=" + optionValue(key, item.second);
+    options.push_back({name, optionValue(key, item.second)});
   }
   if (roundTrip && to != "hlo") throw py::value_error("round_trip applies to to='hlo' only");
-  std::string pass = to != "hlo"   ? "xla-sdy-import-shardings"
-                     : roundTrip ? "xla-sdy-round-trip-export-pipeline"
-                                 : "xla-sdy-stablehlo-export-pipeline";
-  std::string specText = options.empty() ? pass : pass + "{" + options + "}";
-  // Option errors are about the call, not the module text.
-  auto spec = module::parsePassSpec(specText);
-  if (!spec) {
-    Error e = spec.error();
-    e.offset = Error::kNoOffset;
-    raise(e);
-  }
+  // The pipeline `shardbridge convert --to` runs (module::conversionSpec);
+  // option errors are about the call, not the module text.
+  auto spec = module::conversionSpec(to == "hlo", roundTrip, text, options);
+  if (!spec) raise(spec.error());
   std::vector<module::PassSpec> specs{std::move(*spec)};
   Result<module::ConvertedModule> result = makeError(ErrorCode::kInternal, "not converted");
   {
@@ -120,11 +113,12 @@ void registerModules(py::module_& m) {
         R"doc(Converts every sharding of an MLIR module, as ``shardbridge convert`` does:
 ``to="hlo"`` runs upstream's xla-sdy-stablehlo-export-pipeline (or, with
 ``round_trip=True``, the round-trip export), ``to="sdy"`` the import
-(xla-sdy-import-shardings). Other keyword arguments are the pipeline's
+pipeline the module calls for (the round-trip one for the round-trip form,
+else xla-sdy-stablehlo-import-pipeline), as ``shardbridge convert --to`` does. Other keyword arguments are the pipeline's
 upstream options with ``-`` written ``_`` (``enable_hlo_sharding_v3=True``,
 ``keep_hlo_sharding_constraints=True``, ``upstream_device_order=True``; ``v3``
-is short for the first). Ops left in sdy form are reported with
-``warnings.warn``. Raises Error, located in the module text.
+is short for the first). The conversion's warnings (what it kept or lost)
+are reported with ``warnings.warn``. Raises Error, located in the module text.
 
 >>> m = 'module {\n  func.func @f(%a: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) {\n    return\n  }\n}\n'
 >>> print(convert_module(m, to="sdy"), end="")

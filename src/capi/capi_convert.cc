@@ -8,6 +8,8 @@
 #include "shardbridge/convert/import.h"
 #include "shardbridge/convert/mesh_inference.h"
 #include "shardbridge/module/convert_module.h"
+#include "shardbridge/module/mlir_input.h"
+#include "shardbridge/module/pipeline.h"
 #include "shardbridge/sdy/verifier.h"
 #include "shardbridge/view/explain.h"
 
@@ -231,8 +233,17 @@ sb_status sb_convert_module(const char* text, size_t size, int direction,
       if (isV3) exportOptions.v3 = flag;
       if (isUpstreamOrder) importOptions.anyOrder.enabled = !flag;
     }
-    auto converted = direction == SB_TO_HLO ? module::exportModule(input, exportOptions)
-                                            : module::importModule(input, importOptions);
+    // The pipelines `shardbridge convert --to hlo|sdy` runs (docs/module.md).
+    std::vector<std::pair<std::string, std::string>> extra;
+    if (direction == SB_TO_HLO && exportOptions.v3) extra.push_back({"enable-hlo-sharding-v3", "true"});
+    if (direction == SB_TO_SDY && !importOptions.anyOrder.enabled &&
+        module::importPipelineFor(input) == "xla-sdy-stablehlo-import-pipeline")
+      extra.push_back({"upstream-device-order", "true"});
+    auto spec = module::conversionSpec(direction == SB_TO_HLO, false, input, extra);
+    if (!spec) return fail(error, spec.error(), input);
+    std::vector<module::PassSpec> specs{std::move(*spec)};
+    if (Status mlir = module::checkMlirModule(input); !mlir) return fail(error, mlir.error(), input);
+    auto converted = module::runPasses(input, specs);
     if (!converted) return fail(error, converted.error(), input);
     auto result = std::make_unique<sb_module_result>();
     result->text = std::move(converted->text);

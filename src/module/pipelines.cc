@@ -316,6 +316,29 @@ std::string importPassSpecFor(std::string_view text) {
   return name + (v3 ? "{import-op-shardings=true enable-hlo-sharding-v3=true}" : "{import-op-shardings=true}");
 }
 
+Result<PassSpec> conversionSpec(bool toHlo, bool roundTrip, std::string_view text,
+                                const std::vector<std::pair<std::string, std::string>>& options) {
+  std::string base = !toHlo     ? importPassSpecFor(text)
+                     : roundTrip ? "xla-sdy-round-trip-export-pipeline"
+                                 : "xla-sdy-stablehlo-export-pipeline";
+  if (options.empty()) return parsePassSpec(base);
+  // The caller's options after the chosen ones, checked by parsePassSpec
+  // against the pipeline's own (a later value wins).
+  std::string spec = base;
+  bool open = !spec.empty() && spec.back() == '}';
+  if (open) spec.pop_back();
+  else spec += "{";
+  for (size_t i = 0; i < options.size(); ++i)
+    spec += (open || i ? " " : "") + options[i].first + "=" + options[i].second;
+  auto parsed = parsePassSpec(spec + "}");
+  if (!parsed) {
+    Error e = parsed.error();
+    e.offset = Error::kNoOffset;  // about the options, not the module's text
+    return e;
+  }
+  return parsed;
+}
+
 Result<PassSpec> parsePassSpec(std::string_view text) {
   using namespace module_lex;
   PassSpec spec;

@@ -303,8 +303,9 @@ TEST(AnyOrder, MeshPerGroup) {
   // Every tiled input exports back to itself from its group's mesh.
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].isTiled()) continue;
-    const auto& [name, mesh] = grouped->meshes[grouped->meshOf[i]];
-    const sdy::MeshAttr m = mesh;
+    // Named copies: clang 14 cannot capture structured bindings in a lambda.
+    const std::string name = grouped->meshes[grouped->meshOf[i]].first;
+    const sdy::MeshAttr m = grouped->meshes[grouped->meshOf[i]].second;
     auto imported = convertToSdySharding(ctx, inputs[i], m, sdy::MeshOrRef::ref(ctx, name), {},
                                          inputs[i].tiledDataRank(), false, kAnyOrder);
     ASSERT_TRUE(imported.has_value()) << imported.error().message;

@@ -57,8 +57,7 @@ TEST(WireEncoder, MatchesProtobufOnExamples) {
       "{maximal device=3 shard_as -7}",
       "{{replicated}, {maximal device=1}, {devices=[2]0,1 shard_like 2}}",
       "{}",
-      "{maximal device=0 metadata={op_type=\"dot\" op_name=\"a/b\" source_file=\"m.py\" "
-      "source_line=42}}",
+      "{maximal device=0 metadata={op_type=\"dot\" op_name=\"a/b\" source_file=\"m.py\" source_line=42}}",
       "{mesh['x'=4,'y'=2], [{'y'}, {'x'}]}",
       "{mesh['x'=2,'y'=2], [{'x'}], replicated={'y'}}",
   };

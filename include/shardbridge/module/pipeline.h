@@ -64,6 +64,15 @@ std::string importPipelineFor(std::string_view text);
 // when the module has no xla.sdy.meshes but V3 strings (`"{mesh[`).
 std::string importPassSpecFor(std::string_view text);
 
+// The pass `convert --to hlo|sdy` runs, shared by the CLI, the C API and
+// the Python module: toHlo, xla-sdy-stablehlo-export-pipeline (with
+// roundTrip, xla-sdy-round-trip-export-pipeline); else importPassSpecFor(text).
+// `options` (name, value) are added, a later value winning. Errors
+// (parsePassSpec's, without an offset): an option the pipeline does not have,
+// with the known names.
+Result<PassSpec> conversionSpec(bool toHlo, bool roundTrip, std::string_view text,
+                                const std::vector<std::pair<std::string, std::string>>& options = {});
+
 // Runs the passes in order on `text`. Boolean options take true/false/1/0.
 // Errors: the first failing pass's (located in the text that pass read:
 // for the first pass, `text`), or (kInvalid) a bad option value.
