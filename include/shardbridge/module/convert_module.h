@@ -109,27 +109,6 @@ Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOp
 // rank 3`); an inserted mesh whose name the module already defines.
 Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOptions& options = {});
 
-// What the conversions above read at a sharding site of scanMlir besides its
-// text (for `shardbridge list`). One entry per site held in an attribute
-// dictionary (sdy.sharding, mhlo.sharding, xla.sdy.sharding) or by an
-// sdy.sharding_constraint, in text order, keyed by MlirShardingSite::offset;
-// the in/out shardings of a manual computation have none.
-struct SiteContext {
-  size_t offset = 0;  // MlirShardingSite::offset
-  // The types of the values the sharding applies to, when written there and
-  // readable (see exportModule); nullopt otherwise.
-  std::optional<std::vector<MlirType>> types;
-  // An op's dictionary (one sharding per result: a sharding_per_value, or
-  // a tuple mhlo.sharding), not a func argument/result or a constraint.
-  bool onOp = false;
-  // The manual axes of every enclosing sdy.manual_computation, outermost
-  // first (what exportModule exports the sharding with).
-  std::vector<std::string> manualAxes;
-};
-
-// Errors: scanMlir's.
-Result<std::vector<SiteContext>> scanSiteContexts(std::string_view text);
-
 // The contents of an `mhlo.sharding` string (escapes decoded), as
 // importModule reads it: HLO sharding text when it starts with `{` after
 // blanks (hlo::parseSharding, errors located in `value`), else serialized

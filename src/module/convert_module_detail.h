@@ -1,0 +1,221 @@
+// What the old scanner-based module conversions (convert_module.h) share:
+// the output emitter, dictionary edits, type and mesh reading, error
+// locations. Used by convert_module_export.cc and convert_module_import.cc;
+// internal to src/module/.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "module/scanner.h"
+#include "shardbridge/convert/export.h"
+#include "shardbridge/convert/import.h"
+#include "shardbridge/convert/mesh_inference.h"
+#include "shardbridge/hlo/named_sharding.h"
+#include "shardbridge/hlo/text.h"
+#include "shardbridge/proto/sharding_input.h"
+#include "shardbridge/sdy/mlir_type.h"
+#include "shardbridge/sdy/text.h"
+#include "shardbridge/sdy/verifier.h"
+#include "shardbridge/module/convert_module.h"
+
+namespace shardbridge::module::convert_detail {
+
+using module_detail::AttrDict;
+using module_detail::ConstraintOp;
+using module_detail::DictEntry;
+using module_detail::ManualComputationOp;
+using module_detail::MeshOp;
+using module_detail::ScanSummary;
+using module_detail::SiteKind;
+using module_detail::Span;
+using module_detail::ValueDict;
+
+inline bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+struct Edit {
+  size_t begin;
+  size_t end;
+  std::string text;
+};
+
+// Builds the output by copying the input and splicing edits, which must come
+// in text order; one pending insertion (the mesh ops) is placed when the
+// copy reaches its position.
+class Emitter {
+ public:
+  // Generous: the pages a conversion never writes are never touched, and a
+  // reallocation of a large module would briefly need both copies.
+  explicit Emitter(std::string_view text) : t_(text) { out_.reserve(text.size() + text.size() / 2 + 4096); }
+  void setInsertion(size_t at, std::string text) {
+    insertAt_ = at;
+    insert_ = std::move(text);
+  }
+  Status edit(size_t begin, size_t end, std::string_view text) {
+    if (begin < cursor_ || end < begin || end > t_.size())
+      return makeError(ErrorCode::kInternal, "overlapping rewrites", begin);
+    flushInsert(begin);
+    out_.append(t_.data() + cursor_, begin - cursor_);
+    out_.append(text);
+    cursor_ = end;
+    return okStatus();
+  }
+  Status edits(std::vector<Edit>& es) {
+    std::stable_sort(es.begin(), es.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    for (const Edit& e : es) SB_TRY(edit(e.begin, e.end, e.text));
+    return okStatus();
+  }
+  std::string finish() {
+    flushInsert(t_.size());
+    out_.append(t_.data() + cursor_, t_.size() - cursor_);
+    cursor_ = t_.size();
+    return std::move(out_);
+  }
+
+ private:
+  void flushInsert(size_t upTo) {
+    if (insertAt_ == std::string_view::npos || insertAt_ > upTo || insertAt_ < cursor_) return;
+    out_.append(t_.data() + cursor_, insertAt_ - cursor_);
+    out_.append(insert_);
+    cursor_ = insertAt_;
+    insertAt_ = std::string_view::npos;
+  }
+  std::string_view t_;
+  std::string out_;
+  size_t cursor_ = 0;
+  size_t insertAt_ = std::string_view::npos;
+  std::string insert_;
+};
+
+// What to do with each entry of a dictionary.
+enum class Action : uint8_t { kKeep, kReplace, kDelete };
+struct EntryAction {
+  Action action = Action::kKeep;
+  std::string text;  // kReplace: the whole new entry
+};
+
+// Edits turning `d` per `actions`. At least one entry must stay (the caller
+// removes a dictionary that empties itself). Deleting entries takes the
+// separator after them (before them for trailing ones).
+inline void dictEdits(const AttrDict& d, const std::vector<EntryAction>& actions, std::vector<Edit>& out) {
+  size_t n = d.entries.size();
+  for (size_t i = 0; i < n;) {
+    if (actions[i].action == Action::kReplace) {
+      out.push_back({d.entries[i].whole.begin, d.entries[i].whole.end, actions[i].text});
+    }
+    if (actions[i].action != Action::kDelete) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j + 1 < n && actions[j + 1].action == Action::kDelete) ++j;
+    if (j + 1 < n) {
+      out.push_back({d.entries[i].whole.begin, d.entries[j + 1].whole.begin, ""});
+    } else if (i > 0) {
+      out.push_back({d.entries[i - 1].whole.end, d.entries[j].whole.end, ""});
+    }
+    i = j + 1;
+  }
+}
+
+inline bool allDeleted(const std::vector<EntryAction>& actions) {
+  return std::all_of(actions.begin(), actions.end(),
+                     [](const EntryAction& a) { return a.action == Action::kDelete; });
+}
+
+// The span that removes the op at `s` together with its line, when nothing
+// else is on that line.
+inline Span lineOf(std::string_view t, Span s) {
+  size_t b = s.begin;
+  while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t')) --b;
+  bool startOfLine = b == 0 || t[b - 1] == '\n';
+  size_t e = s.end;
+  while (e < t.size() && (t[e] == ' ' || t[e] == '\t' || t[e] == '\r')) ++e;
+  if (e + 1 < t.size() && t[e] == '/' && t[e + 1] == '/') return s;  // keep a trailing comment's line
+  bool endOfLine = e >= t.size() || t[e] == '\n';
+  if (!startOfLine || !endOfLine) return s;
+  return {b, e < t.size() ? e + 1 : e};
+}
+
+inline std::optional<std::vector<MlirType>> parseTypes(std::string_view t, const ValueDict& vd) {
+  if (!vd.typesKnown) return std::nullopt;
+  std::vector<MlirType> types;
+  for (const Span& s : vd.types) {
+    auto type = parseMlirType(s.in(t));
+    // A type this reader does not know is not checked rather than rejected.
+    if (!type) return std::nullopt;
+    types.push_back(std::move(*type));
+  }
+  return types;
+}
+
+
+// The offset in the module of an error inside a sharding text: directly for
+// an attribute written in the module, through the escapes for a string.
+struct TextOrigin {
+  std::string_view raw;  // the attribute, or the string literal with quotes
+  size_t base = 0;       // where `raw` starts in the module
+  bool literal = false;
+  size_t map(const Error& e) const {
+    if (!e.hasOffset()) return base;
+    if (!literal) return base + e.offset;
+    return base + module_detail::rawOffsetInLiteral(raw, e.offset);
+  }
+  Error locate(Error e) const {
+    e.offset = map(e);
+    return e;
+  }
+};
+
+inline Result<sdy::MeshAttr> parseMeshText(sdy::Context& ctx, std::string_view body, const TextOrigin& at) {
+  auto mesh = sdy::parseMesh(ctx, body);
+  if (!mesh) return at.locate(mesh.error());
+  sdy::SourceMap where;
+  auto again = sdy::parseMesh(ctx, body, &where);
+  if (Status ok = sdy::verifyMesh(*mesh, &where); !ok) return at.locate(ok.error());
+  return *mesh;
+}
+
+// Meshes of a module's round-trip `xla.sdy.meshes` attribute.
+inline Result<std::vector<std::pair<std::string, sdy::MeshAttr>>> roundTripMeshes(sdy::Context& ctx,
+                                                                          std::string_view t,
+                                                                          const DictEntry& e) {
+  std::string_view literal = e.value.in(t);
+  if (literal.empty() || literal.front() != '"')
+    return makeError(ErrorCode::kParse, "expected a string for xla.sdy.meshes", e.value.begin);
+  auto decoded = module_detail::decodeStringLiteral(literal);
+  if (!decoded) return decoded.error().shifted(e.value.begin);
+  TextOrigin origin{literal, e.value.begin, true};
+  auto parts = module_detail::splitMeshDict(*decoded);
+  if (!parts) return origin.locate(parts.error());
+  std::vector<std::pair<std::string, sdy::MeshAttr>> out;
+  for (auto& [name, mesh] : *parts) {
+    auto parsed = sdy::parseMesh(ctx, mesh.first);
+    if (!parsed) {
+      Error err = parsed.error();
+      err.offset = (err.hasOffset() ? err.offset : 0) + mesh.second;
+      return origin.locate(err);
+    }
+    out.push_back({name, *parsed});
+  }
+  return out;
+}
+
+inline const DictEntry* moduleMeshesEntry(const AttrDict& d, const DictEntry** frontend,
+                                   const AttrDict** inner) {
+  *frontend = nullptr;
+  *inner = nullptr;
+  if (const DictEntry* e = d.find("xla.sdy.meshes")) return e;
+  return d.findFrontend("xla.sdy.meshes", frontend, inner);
+}
+
+// =============================================================================
+// Export
+// =============================================================================
+
+}  // namespace shardbridge::module::convert_detail
