@@ -246,8 +246,8 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
         break;
       case '(':
       case '[':
-        if (++local > static_cast<int>(kMaxOpNesting))
-          return parseError("brackets nested deeper than " + std::to_string(kMaxOpNesting) + " levels", p_);
+        if (++local > static_cast<int>(kMaxBracketNesting))
+          return parseError("brackets nested deeper than " + std::to_string(kMaxBracketNesting) + " levels", p_);
         ++p_;
         break;
       case ')':

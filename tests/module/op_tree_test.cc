@@ -206,7 +206,7 @@ TEST(OpTree, DeepNestingIsAnErrorNotACrash) {
   for (int i = 0; i < 2000; ++i) text += "\"a.b\"() ({\n";
   auto r = parseOpTree(text);
   ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().message, "operations nested deeper than 512 levels");
+  EXPECT_EQ(r.error().message, "operations nested deeper than 256 levels");
 }
 
 }  // namespace
