@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <sstream>
 #include <string>
+#include <vector>
 
 // --- a counting allocator: current and peak heap bytes ---------------------
 namespace {
@@ -93,6 +95,18 @@ std::string function(size_t n) {
 std::string header() {
   return "module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {\n"
          "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=4]>\n";
+}
+
+// A comma-separated list of integers from the environment, or `fallback`.
+std::vector<int64_t> listFromEnv(const char* name, std::vector<int64_t> fallback) {
+  std::vector<int64_t> v;
+  if (const char* env = std::getenv(name)) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (!item.empty()) v.push_back(std::atoll(item.c_str()));
+  }
+  return v.empty() ? fallback : v;
 }
 
 }  // namespace

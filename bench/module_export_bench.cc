@@ -184,18 +184,6 @@ void BM_ParseOpTree(benchmark::State& state) {
   state.counters["peak/input"] = static_cast<double>(peak) / static_cast<double>(text.size());
 }
 
-// A comma-separated list of integers from the environment, or `fallback`.
-std::vector<int64_t> listFromEnv(const char* name, std::vector<int64_t> fallback) {
-  std::vector<int64_t> v;
-  if (const char* env = std::getenv(name)) {
-    std::stringstream ss(env);
-    std::string item;
-    while (std::getline(ss, item, ','))
-      if (!item.empty()) v.push_back(std::atoll(item.c_str()));
-  }
-  return v.empty() ? fallback : v;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {

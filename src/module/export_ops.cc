@@ -73,6 +73,12 @@ Status toCopy(PassContext& ctx, const OpNode& op, bool customCall) {
 
 }  // namespace
 
+std::string_view moduleIndent(const OpTree& tree, int module) {
+  const std::vector<int>* body = tree.bodyOps(module);
+  if (body && !body->empty()) return module_lex::indentationAt(tree.text, tree.ops[body->front()].whole.begin);
+  return module < 0 ? "" : "  ";
+}
+
 std::vector<int> opsInside(const OpTree& tree, int func) {
   std::vector<int> out;
   for (int i = func + 1; i < static_cast<int>(tree.ops.size()); ++i) {

@@ -56,6 +56,10 @@ Status runRoundTripShardMapImport(PassContext&);      // xla-sdy-round-trip-shar
 Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-trip-shard-map-import
 Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-canonicalize-from-hlo-import (tuples)
 
+// The indentation of the ops of module `module` (-1: the implicit top-level
+// module): that of its first op, else two blanks (none at top level).
+std::string_view moduleIndent(const OpTree& tree, int module);
+
 // The ops of `tree` inside function `func` (any depth), in text order.
 std::vector<int> opsInside(const OpTree& tree, int func);
 

@@ -237,7 +237,7 @@ class RoundTripShardMapExport {
                       typeList(types.results, false));
     }
     // The outlined body, public, at the end of the module.
-    std::string_view moduleIndent = moduleIndentOf(module);
+    std::string_view moduleIndent = module::moduleIndent(tree_, module);
     std::string fn = std::string(moduleIndent) + "func.func @" + name + "(";
     for (size_t i = 0; i < nIn; ++i)
       fn += (i ? ", " : "") + std::string(body.arguments[i].name.in(t_)) + ": " + localTypes[i];
@@ -252,12 +252,6 @@ class RoundTripShardMapExport {
     std::string text;
     for (const std::string& l : lines) text += std::string(indent) + l + "\n";
     return text;
-  }
-
-  std::string_view moduleIndentOf(int module) const {
-    const std::vector<int>* body = tree_.bodyOps(module);
-    if (body && !body->empty()) return indentationAt(t_, tree_.ops[body->front()].whole.begin);
-    return module < 0 ? "" : "  ";
   }
 
   size_t closingLineOf(int module) const {

@@ -464,7 +464,7 @@ class ShardMapExport {
                       types.results[j]);
     }
     // The outlined body, at the end of the module.
-    std::string_view moduleIndent = moduleIndentOf(module);
+    std::string_view moduleIndent = module::moduleIndent(tree_, module);
     std::string fn = std::string(moduleIndent) + "func.func private @" + name + "(";
     for (size_t i = 0; i < funcArgs.size(); ++i) fn += (i ? ", " : "") + funcArgs[i];
     fn += ") -> (";
@@ -478,12 +478,6 @@ class ShardMapExport {
     std::string out;
     for (const std::string& l : lines) out += std::string(indent) + l + "\n";
     return out;
-  }
-
-  std::string_view moduleIndentOf(int module) const {
-    const std::vector<int>* body = tree_.bodyOps(module);
-    if (body && !body->empty()) return indentationAt(t_, tree_.ops[body->front()].whole.begin);
-    return module < 0 ? "" : "  ";
   }
 
   static std::string reindent(const std::string& text, std::string_view from, std::string_view to) {
