@@ -99,6 +99,7 @@ Status runExportOps(PassContext& ctx) {
   const OpTree& tree = ctx.tree;
   std::string_view t = ctx.text();
   bool keepConstraints = ctx.flag("keep-hlo-sharding-constraints");
+  UseIndex uses(tree);
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
     if (!op.name.starts_with("sdy.")) continue;
@@ -114,9 +115,7 @@ Status runExportOps(PassContext& ctx) {
                          op.whole.begin);
       // The operand is the last value use before the sharding / signature.
       const ValueUse& operand = op.uses.back();
-      int func = tree.enclosingFunc(i);
-      std::vector<int> scope = func >= 0 ? opsInside(tree, func) : std::vector<int>{};
-      replaceUses(tree, ctx.rw, scope, op.resultDefs[0].name.in(t), 0, operand.span.in(t));
+      uses.replace(ctx.rw, tree.enclosingFunc(i), op.resultDefs[0].name.in(t), 0, operand.span.in(t));
       ctx.rw.erase(op.line);
     } else if (op.name == "sdy.sharding_group") {
       ctx.rw.erase(op.line);

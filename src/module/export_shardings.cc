@@ -73,7 +73,12 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
     // attributes) is kept: never a dangling @mesh. References inside string
     // literals (the round-trip form's sdy originals) are text, not symbols.
     std::vector<std::pair<std::string, size_t>> dangling;  // name, first offset in the output
-    if (!meshes.empty()) {
+    // Only an output that still holds `@NAME` of one of them can (the
+    // parse that tells is as costly as the export itself).
+    bool mentioned = std::any_of(meshes.begin(), meshes.end(), [&](const std::string& m) {
+      return out->text.find("@" + m) != std::string::npos || out->text.find("@\"" + m) != std::string::npos;
+    });
+    if (mentioned) {
       auto tree = parseOpTree(out->text);
       if (!tree)
         return makeError(ErrorCode::kInternal,

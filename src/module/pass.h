@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,30 @@ std::string_view moduleIndent(const OpTree& tree, int module);
 
 // The ops of `tree` inside function `func` (any depth), in text order.
 std::vector<int> opsInside(const OpTree& tree, int func);
+
+// The value uses of a tree's functions, indexed on first use (one sort of
+// every use), for passes that redirect the uses of many values.
+class UseIndex {
+ public:
+  struct Entry {
+    int func;
+    std::string_view name;  // `%0`
+    int index;              // the `#i`
+    const ValueUse* use;
+  };
+  explicit UseIndex(const OpTree& tree);
+  // The uses of `name#index` by the ops of function `func` (any depth), in
+  // text order; empty for func < 0.
+  std::span<const Entry> uses(int func, std::string_view name, int index) const;
+  // Replaces each of those uses by `to` (as replaceUses does over the ops of `func`).
+  void replace(Rewriter& rw, int func, std::string_view name, int index, std::string_view to) const;
+
+ private:
+  void build() const;
+  const OpTree& tree_;
+  mutable bool built_ = false;
+  mutable std::vector<Entry> entries_;
+};
 
 // Replaces every use of value `from` (`%0`, or `%0#1`) by `to` among `ops`.
 void replaceUses(const OpTree& tree, Rewriter& rw, const std::vector<int>& ops, std::string_view fromName,

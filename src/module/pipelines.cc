@@ -18,7 +18,18 @@ struct PassDef {
   // A pipeline's passes, each given the pipeline options it declares; a
   // step may fix options of its own (`NAME{opt=v}`), which win.
   std::vector<std::string> steps;
+  // Words without which the pass has nothing to do: when the text holds
+  // none of them the pass is skipped, and with it the parse the pass would
+  // need (the tree of the last edited text is only built when a pass runs).
+  std::vector<std::string_view> needsAny = {};
 };
+
+// The passes' prefilters (PassDef::needsAny). Each lists the words every op
+// or attribute the pass rewrites must contain.
+const std::vector<std::string_view> kNeedsManual = {"sdy.manual_computation"};
+const std::vector<std::string_view> kNeedsReduction = {"unreduced", "sdy.reduce_scatter"};
+const std::vector<std::string_view> kNeedsCallback = {"_callback"};
+const std::vector<std::string_view> kNeedsPrivate = {"private"};
 
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
                           std::string onlyDefault = {}) {
@@ -232,7 +243,8 @@ const std::vector<PassDef>& registry() {
                   false,
                   {kV3}},
                  runRoundTripShardMapExport,
-                 {}});
+                 {},
+                 kNeedsManual});
     d.push_back({{"xla-sdy-round-trip-export-shardy-attrs",
                   "sdy shardings, sharding rules and meshes saved as strings in mhlo.frontend_attributes",
                   false,
@@ -245,7 +257,8 @@ const std::vector<PassDef>& registry() {
                   false,
                   {kAllReduceScatter}},
                  runExportManualReductionCollectives,
-                 {}});
+                 {},
+                 kNeedsReduction});
     d.push_back({{"xla-sdy-export-ops", "sdy.constant, sharding constraints, reshards and collectives as "
                                         "StableHLO/MHLO ops", false, {kKeepConstraints}},
                  runExportOps,
@@ -254,15 +267,18 @@ const std::vector<PassDef>& registry() {
                   "sdy.manual_computation -> copies, @SPMDFullToShardShape / @SPMDShardToFullShape "
                   "custom calls and a call of its outlined body", false, {kCreateConstraints}},
                  runShardMapExport,
-                 {}});
+                 {},
+                 kNeedsManual});
     d.push_back({{"xla-sdy-stablehlo-round-trip-export-callback-custom-calls",
                   "used single-result Python callback custom calls return a tuple, read by get_tuple_element",
                   false, {}},
                  runExportCallbackCustomCalls,
-                 {}});
+                 {},
+                 kNeedsCallback});
     d.push_back({{"symbol-dce", "private functions nothing refers to are removed", false, {}},
                  runSymbolDce,
-                 {}});
+                 {},
+                 kNeedsPrivate});
     d.push_back({{"xla-sdy-import-shardings", "mhlo.sharding -> sdy.sharding on an inferred mesh", false,
                   {kUpstreamOrder}},
                  runImportShardings,
@@ -457,6 +473,11 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   // (most import passes have nothing to do on most modules).
   std::optional<OpTree> tree;
   for (const Step& step : steps) {
+    const std::vector<std::string_view>& needs = step.def->needsAny;
+    if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
+          return out.text.find(w) != std::string::npos;
+        }))
+      continue;
     std::vector<ModuleWarning> warnings;
     Rewriter rw(out.text);
     Status ran = [&]() -> Status {

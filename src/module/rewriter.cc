@@ -142,8 +142,15 @@ void insertDict(Rewriter& rw, const OpTree& tree, const OpNode& op, const std::s
   }
 }
 
-FreshNames::FreshNames(const OpTree& tree) {
+FreshNames::FreshNames(const OpTree& tree) : tree_(&tree) {}
+
+void FreshNames::collect() {
+  // On the first name asked for: most passes that hold a FreshNames find
+  // nothing to rewrite in most modules.
+  const OpTree& tree = *tree_;
+  tree_ = nullptr;
   std::string_view t = tree.text;
+  used_.reserve(tree.ops.size());
   for (const OpNode& op : tree.ops) {
     for (const ValueDef& r : op.resultDefs) used_.emplace(r.name.in(t));
     for (const ValueDef& a : op.funcArgs)
@@ -156,6 +163,7 @@ FreshNames::FreshNames(const OpTree& tree) {
 }
 
 std::string FreshNames::next(std::string_view stem) {
+  if (tree_) collect();
   std::string base = "%" + std::string(stem);
   if (used_.insert(base).second) return base;
   int& i = nextSuffix_[base];

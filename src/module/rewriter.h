@@ -102,6 +102,8 @@ class FreshNames {
   std::string next(std::string_view stem);
 
  private:
+  void collect();
+  const OpTree* tree_;  // until collect() has read its names
   std::unordered_set<std::string> used_;
   // The next suffix to try per stem, so that the k-th `%3_in0` costs one
   // probe, not k.

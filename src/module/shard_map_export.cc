@@ -13,6 +13,7 @@
 // shardings is inlined. See docs/module.md "shard-map-export".
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -72,24 +73,29 @@ class ShardMapExport {
   // the leaf edits outside them, and the outlined bodies before each
   // module's closing brace.
   Status emit() {
+    // manuals_ is in text order (the op tree's), so the outermost ones are
+    // the manual computations that start after the previous outer one ends;
+    // both lists stay sorted and a binary search places each leaf edit.
     std::vector<TextSpan> outer;
+    std::vector<const Manual*> outerManuals;
     for (const Manual& m : manuals_) {
       TextSpan s = tree_.ops[m.op].line;
-      if (outer.empty() || s.begin >= outer.back().end) outer.push_back(s);
+      if (outer.empty() || s.begin >= outer.back().end) {
+        outer.push_back(s);
+        outerManuals.push_back(&m);
+      }
     }
     for (const Rewriter::Edit& e : leaf_.edits()) {
-      bool inside = false;
-      for (const TextSpan& o : outer) inside |= e.span.begin >= o.begin && e.span.end <= o.end;
+      auto it = std::upper_bound(outer.begin(), outer.end(), e.span.begin,
+                                 [](size_t v, const TextSpan& o) { return v < o.begin; });
+      bool inside = it != outer.begin() && e.span.end <= std::prev(it)->end;
       if (!inside) ctx_.rw.replace(e.span, e.text);
     }
     renderRangeInit();
-    for (const Manual& m : manuals_) {
-      const OpNode& op = tree_.ops[m.op];
-      if (std::find_if(outer.begin(), outer.end(), [&](const TextSpan& o) { return o.begin == op.line.begin; }) ==
-          outer.end())
-        continue;
+    for (const Manual* m : outerManuals) {
+      const OpNode& op = tree_.ops[m->op];
       bool wholeLine = op.line.begin != op.whole.begin;
-      SB_ASSIGN_OR_RETURN(std::string lowered, lowerManual(m, wholeLine ? indentationAt(t_, op.whole.begin) : ""));
+      SB_ASSIGN_OR_RETURN(std::string lowered, lowerManual(*m, wholeLine ? indentationAt(t_, op.whole.begin) : ""));
       if (!wholeLine && !lowered.empty() && lowered.back() == '\n') lowered.pop_back();
       ctx_.rw.replace(op.line, std::move(lowered));
     }
@@ -290,12 +296,11 @@ class ShardMapExport {
       bool singleTensor = n == 1 && shaped(0);
       m.call = n == 0 ? "" : (n == 1 && !singleTensor ? resultName : names_.next(m.base + "_body"));
       int func = tree_.enclosingFunc(m.op);
-      std::vector<int> scope = func >= 0 ? opsInside(tree_, func) : std::vector<int>{};
       for (size_t j = 0; j < n; ++j) {
         std::string callResult = n == 1 ? m.call : m.call + "#" + std::to_string(j);
         std::string full = !shaped(j) ? callResult : n == 1 ? resultName : names_.next(m.base + "_full" + std::to_string(j));
         m.full.push_back(full);
-        if (n > 1 && !resultName.empty()) replaceUses(tree_, leaf_, scope, resultName, static_cast<int>(j), full);
+        if (n > 1 && !resultName.empty()) uses_.replace(leaf_, func, resultName, static_cast<int>(j), full);
       }
     }
   }
@@ -511,12 +516,21 @@ class ShardMapExport {
                                  [](const Rewriter::Edit* e, size_t v) { return e->span.begin < v; }) -
                 sortedLeaves_.begin();
     // Manual computations directly in the range, and module ends for the outlined bodies.
-    for (size_t k = 0; k <= manuals_.size(); ++k) {
+    // manuals_ is in text order: start at the first one in the range, and
+    // stop at the first one past it (each call costs what the range holds).
+    size_t k = std::lower_bound(manuals_.begin(), manuals_.end(), range.begin,
+                                [&](const Manual& m, size_t v) { return tree_.ops[m.op].line.begin < v; }) -
+               manuals_.begin();
+    for (; k <= manuals_.size(); ++k) {
       size_t mcBegin = range.end, mcEnd = range.end;
       const Manual* m = nullptr;
       for (; k < manuals_.size(); ++k) {
         const OpNode& op = tree_.ops[manuals_[k].op];
         TextSpan s = op.line;
+        if (s.begin >= range.end) {
+          k = manuals_.size();
+          break;
+        }
         if (s.begin >= p && s.end <= range.end) {
           m = &manuals_[k];
           mcBegin = s.begin;
@@ -572,6 +586,7 @@ class ShardMapExport {
   std::string_view t_;
   const OpTree& tree_;
   FreshNames names_;
+  UseIndex uses_{tree_};
   sdy::Context ctx_sdy_;
   std::vector<Manual> manuals_;
   std::map<int, size_t> manualAt_;

@@ -4,7 +4,9 @@
 // different attributes rarely wait on one another. Each shard owns a bump
 // arena; storage is never freed before the Context dies, which is what lets
 // handles be bare pointers.
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <unordered_set>
 #include <vector>
@@ -173,17 +175,22 @@ struct HeaderEq {
   }
 };
 
-// A bump allocator: memory lives until the arena dies.
+// A bump allocator: memory lives until the arena dies. Chunks start small
+// and double up to kChunk, and are not zero-filled: a context that interns
+// a handful of attributes (one per converted module or Python call, 16
+// shards each) must not pay for touching a megabyte of fresh pages.
 class Arena {
  public:
   void* allocate(size_t bytes) {
     bytes = (bytes + 7) & ~size_t{7};
     if (bytes > kChunk / 4) {
-      chunks_.push_back(std::make_unique<std::byte[]>(bytes));
+      chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
       return chunks_.back().get();
     }
-    if (used_ + bytes > kChunk || chunks_.empty()) {
-      chunks_.push_back(std::make_unique<std::byte[]>(kChunk));
+    if (used_ + bytes > size_ || !current_) {
+      if (current_) size_ = std::min(size_ * 2, kChunk);
+      while (size_ < bytes) size_ *= 2;
+      chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size_));
       current_ = chunks_.back().get();
       used_ = 0;
     }
@@ -202,9 +209,11 @@ class Arena {
 
  private:
   static constexpr size_t kChunk = 64 * 1024;
+  static constexpr size_t kFirstChunk = 1024;
   std::vector<std::unique_ptr<std::byte[]>> chunks_;
   std::byte* current_ = nullptr;
-  size_t used_ = kChunk;
+  size_t size_ = kFirstChunk;  // of the current chunk
+  size_t used_ = 0;
 };
 
 template <typename S>
