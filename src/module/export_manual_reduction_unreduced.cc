@@ -47,11 +47,15 @@ std::optional<std::string> zeroLiteral(std::string_view e) {
 
 std::string dims(const std::vector<int64_t>& shape) {
   std::string s = "[";
-  for (size_t d = 0; d < shape.size(); ++d) s += (d ? ", " : "") + std::to_string(d < shape.size() ? shape[d] : 0);
+  for (size_t d = 0; d < shape.size(); ++d) s += (d ? ", " : "") + std::to_string(shape[d]);
   return s + "]";
 }
 
 constexpr std::string_view kI32 = "tensor<i32>";
+
+std::string noZero(std::string_view op, const Target& t) {
+  return "'" + std::string(op) + "' cannot be lowered: element type '" + t.type.elementType + "' has no zero";
+}
 
 }  // namespace
 
@@ -157,12 +161,11 @@ Result<Body> ReductionExport::replicatedToUnreducedBody(const std::string& arg, 
                                                          std::span<const sdy::AxisRefAttr> axes, size_t at) {
   if (axes.empty()) return makeError(ErrorCode::kInvalid, "no axes to make unreduced", at);
   auto zero = zeroLiteral(t.type.elementType);
-  if (!zero)
-    return makeError(ErrorCode::kUnsupported, "no zero of element type '" + t.type.elementType + "' to lower with",
-                     at);
+  if (!zero) return makeError(ErrorCode::kUnsupported, noZero("sdy.replicated_to_unreduced", t), at);
   for (sdy::AxisRefAttr a : axes) {
     if (a.isSubAxis())
-      return makeError(ErrorCode::kUnsupported, "sub-axis " + a.toString() + " is not supported in a replicated-to-unreduced", at);
+      return makeError(ErrorCode::kUnsupported,
+                       "sub-axis " + a.toString() + " is not supported in 'sdy.replicated_to_unreduced'", at);
     if (!t.mesh.hasAxis(a.name())) return makeError(ErrorCode::kInvalid, "unknown axis " + a.toString(), at);
   }
   Body b;
@@ -249,9 +252,7 @@ Status ReductionExport::lowerToUnreduced(int i) {
         if (!t.mesh.hasAxis(a.name())) return makeError(ErrorCode::kInvalid, "unknown axis " + a.toString(), at);
       }
     auto zero = zeroLiteral(t.type.elementType);
-    if (!zero)
-      return makeError(ErrorCode::kUnsupported, "no zero of element type '" + t.type.elementType + "' to lower with",
-                       at);
+    if (!zero) return makeError(ErrorCode::kUnsupported, noZero("sdy.sharded_to_unreduced", t), at);
     SB_ASSIGN_OR_RETURN(std::vector<int64_t> outLocal, localShape(t.out, t, at));
     // A zero tensor of the result's local shape, the operand's shard
     // written into it at the offset its coordinates along `axes` give.
