@@ -716,3 +716,29 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = sdy.sharded_to_unreduced [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {}], unreduced={"x"}> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+// -----
+// A reduce-scatter's in-sharding: the input's unreduced axes replaced by the
+// scattered ones, sorted and merged (upstream's convertReduceScatter calls
+// replaceUnreducedAxes; no lit case has an input unreduced over more axes).
+// CMD: convert
+// ARGS: --pass xla-sdy-stablehlo-export-manual-reduction-collectives
+// INPUT: file
+// CHECK: sdy.mesh @mesh = <["x"=2, "y"=2]>
+// CHECK:
+// CHECK: func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"x", "y"}>}) -> tensor<8x8xf32> {
+// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{}, {}], unreduced={"y"}>] out_shardings=[<@mesh, [{"y"}, {}], unreduced={"x"}>] manual_axes={"x", "y"} (%arg: tensor<8x8xf32>) {
+// CHECK:     %reduce_scatter = "stablehlo.reduce_scatter"(%arg) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, scatter_dimension = 0 : i64, use_global_device_ids}> ({
+// CHECK:     ^bb0(%arg_0: tensor<f32>, %arg_1: tensor<f32>):
+// CHECK:       %red = stablehlo.add %arg_0, %arg_1 : tensor<f32>
+// CHECK:       stablehlo.return %red : tensor<f32>
+// CHECK:     }) : (tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK:     sdy.return %reduce_scatter : tensor<4x8xf32>
+// CHECK:   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:   return %0 : tensor<8x8xf32>
+// CHECK: }
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"x", "y"}>}) -> tensor<8x8xf32> {
+  %0 = sdy.reduce_scatter [{"y"}, {}] %arg0 out_sharding=<@mesh, [{"y"}, {}], unreduced={"x"}> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
