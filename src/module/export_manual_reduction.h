@@ -79,8 +79,9 @@ class ReductionExport {
   Result<std::vector<std::vector<sdy::AxisRefAttr>>> axesOf(const OpNode& op, sdy::ReductionOp& kind);
   // The in-sharding of an operand without one: upstream's
   // getOrCreateSharding(input, mesh), fully open; upstream names the mesh
-  // inlined, we keep the out-sharding's reference to the same mesh (the
-  // V2 export of a sharding_per_value does not read inlined meshes).
+  // inlined, we keep the out-sharding's reference to the same mesh (our
+  // shard-map export names a body's mesh by the in-sharding's reference:
+  // an inlined one gives `<, []>` there).
   sdy::TensorShardingAttr missingInSharding(const Target& t) {
     return sdy::TensorShardingAttr::getFullyOpen(sctx_, t.out.meshOrRef(), t.type.rank());
   }
