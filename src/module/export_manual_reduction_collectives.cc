@@ -13,16 +13,23 @@
 //        ^bb0(%l: tensor<f32>, %m: tensor<f32>): ... stablehlo.add ... }) : (tensor<4x8xf32>) -> tensor<4x8xf32>
 //        sdy.return %r : tensor<4x8xf32>
 //      } : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// Lowered: an sdy.all_reduce whose input has unreduced axes; an
-// sdy.reduce_scatter whose input has unreduced axes, or every one with
-// export-all-reduce-scatter. Channel handles continue after the largest one
-// in the module, one per collective, in op order. Not done here (left as
-// they are, with a warning): sdy.sharded_to_unreduced,
-// sdy.replicated_to_unreduced, unreduced sdy.constant, and upstream's
-// backward propagation of unreduced axes through transpose/reshape/copy.
+// Three walks, as upstream's: unreduced sdy.constant split into a constant
+// and an sdy.replicated_to_unreduced (export_manual_reduction_unreduced.cc);
+// the backward unreduced sync through transpose / reshape / copy (same
+// file); then the lowerings, in op order: an sdy.all_reduce whose input has
+// unreduced axes; an sdy.reduce_scatter whose input has unreduced axes, or
+// every one with export-all-reduce-scatter (this file); every
+// sdy.sharded_to_unreduced and sdy.replicated_to_unreduced (the other
+// file). Channel handles continue after the largest one in the module, one
+// per collective, in op order.
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
+#include <span>
 
+#include "module/export_manual_reduction.h"
+#include "module/manual_computation.h"
 #include "module/op_types.h"
 #include "module/pass.h"
 #include "module/sharding_sites.h"
@@ -30,7 +37,7 @@
 #include "shardbridge/sdy/axis_algebra.h"
 #include "shardbridge/sdy/text.h"
 
-namespace shardbridge::module {
+namespace shardbridge::module::manual_reduction {
 namespace {
 
 using module_lex::skipBalanced;
@@ -123,150 +130,148 @@ std::string denseGroups(const std::vector<std::vector<int64_t>>& groups) {
          std::to_string(groups.empty() ? 0 : groups[0].size()) + "xi64>";
 }
 
+bool isSync(std::string_view name) {
+  return name == "stablehlo.transpose" || name == "stablehlo.reshape" || name == "mhlo.copy";
+}
+
+}  // namespace
+
 std::string tensorType(const std::vector<int64_t>& shape, std::string_view element) {
   std::string s = "tensor<";
   for (int64_t d : shape) s += std::to_string(d) + "x";
   return s + std::string(element) + ">";
 }
 
-class ReductionExport {
- public:
-  explicit ReductionExport(PassContext& ctx)
-      : ctx_(ctx), t_(ctx.text()), tree_(ctx.tree), names_(ctx.tree), all_(ctx.flag("export-all-reduce-scatter")) {}
+ReductionExport::ReductionExport(PassContext& ctx)
+    : ctx_(ctx), t_(ctx.text()), tree_(ctx.tree), names_(ctx.tree), all_(ctx.flag("export-all-reduce-scatter")) {}
 
-  Status run() {
-    for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
-      const OpNode& op = tree_.ops[i];
-      if (op.name == "sdy.mesh") {
-        auto mesh = sdy::parseMeshSymbol(sctx_, meshOpText(t_, op));
-        if (mesh) meshes_[{tree_.enclosingModule(i), mesh->name}] = mesh->mesh;
-      } else if (op.name == "sdy.all_reduce" || op.name == "sdy.reduce_scatter") {
-        SB_TRY(lower(i));
-      } else if (op.name == "sdy.sharded_to_unreduced" || op.name == "sdy.replicated_to_unreduced") {
-        ctx_.warn(op.nameSpan.begin, "'" + std::string(op.name) + "' is not lowered by shardbridge yet; left as it is");
-      }
-      for (const ValueDef& r : op.resultDefs) defs_[r.name.in(t_)] = i;
+Status ReductionExport::run() {
+  for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
+    const OpNode& op = tree_.ops[i];
+    if (op.name == "sdy.mesh") {
+      auto mesh = sdy::parseMeshSymbol(sctx_, meshOpText(t_, op));
+      if (mesh) meshes_[{tree_.enclosingModule(i), mesh->name}] = mesh->mesh;
     }
-    return okStatus();
+    int func = op.resultDefs.empty() ? -1 : tree_.enclosingFunc(i);
+    for (const ValueDef& r : op.resultDefs) defs_[{func, r.name.in(t_)}].push_back(i);
   }
-
- private:
-  // The channel handle after the largest one in `module` (1 when none).
-  int64_t nextChannel(int module) {
-    auto it = next_.find(module);
-    if (it != next_.end()) return it->second++;
-    TextSpan span = module < 0 ? TextSpan{0, t_.size()} : tree_.ops[module].whole;
-    int64_t max = 0;
-    constexpr std::string_view kKey = "#stablehlo.channel_handle<handle = ";
-    for (size_t p = t_.find(kKey, span.begin); p != std::string_view::npos && p < span.end; p = t_.find(kKey, p + 1)) {
-      int64_t v = 0;
-      for (size_t q = p + kKey.size(); q < t_.size() && t_[q] >= '0' && t_[q] <= '9' && v < (int64_t{1} << 50); ++q)
-        v = v * 10 + (t_[q] - '0');
-      max = std::max(max, v);
+  int n = static_cast<int>(tree_.ops.size());
+  for (int i = 0; i < n; ++i)
+    if (tree_.ops[i].name == "sdy.constant") SB_TRY(splitUnreducedConstant(i));
+  // Upstream walks post-order with reversed iterators: the reverse of text
+  // order (every op after the ops nested in it), so a chain syncs end to start.
+  for (int i = n; i-- > 0;)
+    if (isSync(tree_.ops[i].name)) SB_TRY(syncUnreduced(i));
+  for (int i = 0; i < n; ++i) {
+    std::string_view name = tree_.ops[i].name;
+    if (name == "sdy.all_reduce" || name == "sdy.reduce_scatter") {
+      SB_TRY(lowerCollective(i));
+    } else if (name == "sdy.sharded_to_unreduced" || name == "sdy.replicated_to_unreduced") {
+      SB_TRY(lowerToUnreduced(i));
+    } else if (split_.count(i)) {
+      SB_TRY(lowerConstant(i));
     }
-    next_[module] = max + 2;
-    return max + 1;
   }
+  return flush();
+}
 
-  // The sharding of value `use`: its defining op's `sdy.sharding` (the
-  // value's entry) or its function argument's; null when it has none.
-  Result<sdy::TensorShardingAttr> shardingOf(int at, const ValueUse& use) {
-    auto it = defs_.find(use.name);
-    if (it != defs_.end()) {
-      const OpNode& def = tree_.ops[it->second];
-      const AttrEntry* e = def.dict.find("sdy.sharding");
-      if (!e) return sdy::TensorShardingAttr();
-      auto parsed = sdy::parseTensorShardingPerValue(sctx_, e->value.in(t_));
-      if (!parsed) return parsed.error().shifted(e->value.begin);
-      int index = use.index;
-      for (const ValueDef& r : def.resultDefs) {
+ValueRef ReductionExport::resolve(int at, const ValueUse& use) const {
+  ValueRef v;
+  v.func = tree_.enclosingFunc(at);
+  auto it = defs_.find({v.func, use.name});
+  if (it != defs_.end()) {
+    // The latest definition before the use (sibling regions may reuse a name).
+    auto d = std::lower_bound(it->second.begin(), it->second.end(), at);
+    if (d != it->second.begin()) {
+      v.op = *std::prev(d);
+      v.pos = use.index;
+      for (const ValueDef& r : tree_.ops[v.op].resultDefs) {
         if (r.name.in(t_) == use.name) break;
-        index += r.count;
+        v.pos += r.count;
       }
-      if (index < 0 || static_cast<size_t>(index) >= parsed->shardings().size()) return sdy::TensorShardingAttr();
-      return parsed->shardings()[static_cast<size_t>(index)];
+      return v;
     }
-    int func = tree_.enclosingFunc(at);
-    if (func < 0) return sdy::TensorShardingAttr();
-    for (const ValueDef& a : tree_.ops[func].funcArgs) {
-      if (a.name.in(t_) != use.name) continue;
-      const AttrEntry* e = a.dict.find("sdy.sharding");
-      if (!e) return sdy::TensorShardingAttr();
-      auto parsed = sdy::parseTensorSharding(sctx_, e->value.in(t_));
-      if (!parsed) return parsed.error().shifted(e->value.begin);
-      return *parsed;
-    }
-    return sdy::TensorShardingAttr();
   }
-
-  // `{"x", "y":(2)3}` (all_reduce) or `[{}, {"x"}]` (reduce_scatter) after
-  // the op name and its optional reduction kind, read through the sdy parser.
-  Result<std::vector<std::vector<sdy::AxisRefAttr>>> axesOf(const OpNode& op, sdy::ReductionOp& kind) {
-    size_t p = skipBlanks(t_, op.nameSpan.end);
-    kind = sdy::ReductionOp::kSum;
-    for (auto [word, k] : {std::pair{"max", sdy::ReductionOp::kMax}, std::pair{"min", sdy::ReductionOp::kMin},
-                           std::pair{"sum", sdy::ReductionOp::kSum}}) {
-      std::string_view w(word);
-      if (t_.substr(p, w.size()) == w && p + w.size() < t_.size() && module_lex::isBlank(t_[p + w.size()])) {
-        kind = k;
-        p = skipBlanks(t_, p + w.size());
-      }
-    }
-    bool list = op.name == "sdy.reduce_scatter";
-    if (p >= t_.size() || t_[p] != (list ? '[' : '{'))
-      return makeError(ErrorCode::kParse, std::string("expected '") + (list ? "[" : "{") + "' in '" +
-                                              std::string(op.name) + "'", p);
-    SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
-    std::string text = "<@m, " + (list ? std::string(t_.substr(p, e - p)) : "[" + std::string(t_.substr(p, e - p)) + "]") + ">";
-    auto parsed = sdy::parseTensorSharding(sctx_, text);
-    if (!parsed) return makeError(ErrorCode::kParse, "malformed axes: " + parsed.error().message, p);
-    std::vector<std::vector<sdy::AxisRefAttr>> dims;
-    for (sdy::DimensionShardingAttr d : parsed->dimShardings()) dims.emplace_back(d.axes().begin(), d.axes().end());
-    return dims;
+  if (v.func >= 0) {
+    const std::vector<ValueDef>& args = tree_.ops[v.func].funcArgs;
+    for (size_t a = 0; a < args.size(); ++a)
+      if (args[a].name.in(t_) == use.name) v.funcArg = static_cast<int>(a);
   }
+  return v;
+}
 
-  Status lower(int i);
-
-  std::string reducer(sdy::ReductionOp kind, std::string_view element, const std::string& indent) {
-    std::string scalar = "tensor<" + std::string(element) + ">";
-    std::string a = names_.next("arg"), b = names_.next("arg"), r = names_.next("red");
-    const char* op = kind == sdy::ReductionOp::kMax ? "stablehlo.maximum"
-                     : kind == sdy::ReductionOp::kMin ? "stablehlo.minimum" : "stablehlo.add";
-    return indent + "^bb0(" + a + ": " + scalar + ", " + b + ": " + scalar + "):\n" + indent + "  " + r + " = " + op +
-           " " + a + ", " + b + " : " + scalar + "\n" + indent + "  stablehlo.return " + r + " : " + scalar + "\n";
+Result<sdy::TensorShardingAttr> ReductionExport::sharding(const ValueRef& v) {
+  if (v.isResult()) {
+    auto it = current_.find({v.op, v.pos});
+    if (it != current_.end()) return it->second;
   }
+  return writtenSharding(v);
+}
 
-  PassContext& ctx_;
-  std::string_view t_;
-  const OpTree& tree_;
-  FreshNames names_;
-  bool all_;
-  sdy::Context sctx_;
-  std::map<std::pair<int, std::string>, sdy::MeshAttr> meshes_;
-  std::map<std::string_view, int> defs_;  // value name -> defining op (seen so far)
-  std::map<int, int64_t> next_;
-};
+// Upstream's sdy::getSharding: a function argument's `sdy.sharding`; the
+// sharding of a constraint, reshard or collective; a manual computation's
+// out-sharding; else the op's `sdy.sharding` entry for the result. Other
+// block arguments (and named computations, which export-ops does not see)
+// have none here.
+Result<sdy::TensorShardingAttr> ReductionExport::writtenSharding(const ValueRef& v) {
+  auto parse = [&](TextSpan span) -> Result<sdy::TensorShardingAttr> {
+    auto parsed = sdy::parseTensorSharding(sctx_, span.in(t_));
+    if (!parsed) return parsed.error().shifted(span.begin);
+    return *parsed;
+  };
+  if (!v.isResult()) {
+    if (v.funcArg < 0) return sdy::TensorShardingAttr();
+    const AttrEntry* e = tree_.ops[v.func].funcArgs[static_cast<size_t>(v.funcArg)].dict.find("sdy.sharding");
+    if (!e) return sdy::TensorShardingAttr();
+    return parse(e->value);
+  }
+  const OpNode& def = tree_.ops[v.op];
+  if (def.name == "sdy.sharding_constraint" || def.name == "sdy.reshard" || isSdyCollective(def.name)) {
+    SB_ASSIGN_OR_RETURN(TextSpan span, opShardingSpan(t_, def));
+    return parse(span);
+  }
+  if (def.name == "sdy.manual_computation") {
+    SB_ASSIGN_OR_RETURN(ManualComputationParts parts, readManualComputation(t_, def));
+    if (v.pos < 0 || static_cast<size_t>(v.pos) >= parts.out.size()) return sdy::TensorShardingAttr();
+    return parse(parts.out[static_cast<size_t>(v.pos)]);
+  }
+  if (def.name == "sdy.named_computation") return sdy::TensorShardingAttr();
+  const AttrEntry* e = def.dict.find("sdy.sharding");
+  if (!e) return sdy::TensorShardingAttr();
+  auto parsed = sdy::parseTensorShardingPerValue(sctx_, e->value.in(t_));
+  if (!parsed) return parsed.error().shifted(e->value.begin);
+  if (v.pos < 0 || static_cast<size_t>(v.pos) >= parsed->shardings().size()) return sdy::TensorShardingAttr();
+  return parsed->shardings()[static_cast<size_t>(v.pos)];
+}
 
-Status ReductionExport::lower(int i) {
+Result<Target> ReductionExport::target(int i) {
   const OpNode& op = tree_.ops[i];
-  bool scatter = op.name == "sdy.reduce_scatter";
-  if (op.uses.empty() || op.resultDefs.size() != 1)
+  if (op.uses.empty() || op.resultDefs.size() != 1 || resultCount(op) != 1)
     return makeError(ErrorCode::kParse, "expected one operand and one result in '" + std::string(op.name) + "'",
                      op.nameSpan.begin);
-  SB_ASSIGN_OR_RETURN(sdy::TensorShardingAttr in, shardingOf(i, op.uses[0]));
-  bool unreduced = in && !in.unreducedAxes().empty();
-  if (!unreduced && !(scatter && all_)) return okStatus();  // export-ops handles it
   SB_ASSIGN_OR_RETURN(TextSpan outSpan, opShardingSpan(t_, op));
-  auto out = sdy::parseTensorSharding(sctx_, outSpan.in(t_));
-  if (!out) return out.error().shifted(outSpan.begin);
-  if (!out->meshOrRef().isRef())
-    return makeError(ErrorCode::kUnsupported, "an inlined mesh in '" + std::string(op.name) + "' is not supported here",
-                     outSpan.begin);
-  int module = tree_.enclosingModule(i);
-  auto mit = meshes_.find({module, std::string(out->meshOrRef().refName())});
-  if (mit == meshes_.end())
-    return makeError(ErrorCode::kNotFound, "unknown mesh: @" + std::string(out->meshOrRef().refName()), outSpan.begin);
-  sdy::MeshAttr mesh = mit->second;
+  Target t;
+  ValueRef self;
+  self.op = i;
+  SB_ASSIGN_OR_RETURN(t.out, sharding(self));
+  sdy::PrintOptions stripped;
+  stripped.withPrefix = false;
+  t.outText = current_.count({i, 0}) ? sdy::printTensorSharding(t.out, stripped) : std::string(outSpan.in(t_));
+  SB_TRY(meshAndType(i, outSpan.begin, t));
+  return t;
+}
+
+Status ReductionExport::meshAndType(int i, size_t at, Target& t) {
+  const OpNode& op = tree_.ops[i];
+  t.module = tree_.enclosingModule(i);
+  if (t.out.meshOrRef().isInline()) {
+    t.mesh = t.out.meshOrRef().inlineMeshAttr();
+  } else {
+    auto mit = meshes_.find({t.module, std::string(t.out.meshOrRef().refName())});
+    if (mit == meshes_.end())
+      return makeError(ErrorCode::kNotFound, "unknown mesh: @" + std::string(t.out.meshOrRef().refName()), at);
+    t.mesh = mit->second;
+  }
   OpTypes types = opTypes(tree_, op);
   std::optional<MlirType> type;
   if (types.known && types.results.size() == 1) {
@@ -276,77 +281,211 @@ Status ReductionExport::lower(int i) {
   if (!type || std::count(type->shape.begin(), type->shape.end(), MlirType::kDynamic))
     return makeError(ErrorCode::kUnsupported,
                      "'" + std::string(op.name) + "' needs a static tensor type to be lowered", op.nameSpan.begin);
+  t.type = *type;
+  return okStatus();
+}
+
+Result<std::vector<std::vector<sdy::AxisRefAttr>>> ReductionExport::axesOf(const OpNode& op, sdy::ReductionOp& kind) {
+  size_t p = skipBlanks(t_, op.nameSpan.end);
+  kind = sdy::ReductionOp::kSum;
+  for (auto [word, k] : {std::pair{"max", sdy::ReductionOp::kMax}, std::pair{"min", sdy::ReductionOp::kMin},
+                         std::pair{"sum", sdy::ReductionOp::kSum}}) {
+    std::string_view w(word);
+    if (t_.substr(p, w.size()) == w && p + w.size() < t_.size() && module_lex::isBlank(t_[p + w.size()])) {
+      kind = k;
+      p = skipBlanks(t_, p + w.size());
+    }
+  }
+  bool list = op.name == "sdy.reduce_scatter" || op.name == "sdy.sharded_to_unreduced";
+  if (p >= t_.size() || t_[p] != (list ? '[' : '{'))
+    return makeError(ErrorCode::kParse, std::string("expected '") + (list ? "[" : "{") + "' in '" +
+                                            std::string(op.name) + "'", p);
+  SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t_, p));
+  std::string text = "<@m, " + (list ? std::string(t_.substr(p, e - p)) : "[" + std::string(t_.substr(p, e - p)) + "]") + ">";
+  auto parsed = sdy::parseTensorSharding(sctx_, text);
+  if (!parsed) return makeError(ErrorCode::kParse, "malformed axes: " + parsed.error().message, p);
+  std::vector<std::vector<sdy::AxisRefAttr>> dims;
+  for (sdy::DimensionShardingAttr d : parsed->dimShardings()) dims.emplace_back(d.axes().begin(), d.axes().end());
+  return dims;
+}
+
+Result<std::vector<int64_t>> ReductionExport::localShape(sdy::TensorShardingAttr s, const Target& t, size_t at) {
+  if (s.dimShardings().size() != t.type.shape.size())
+    return makeError(ErrorCode::kInvalid, "the sharding's rank differs from the type's", at);
+  std::vector<int64_t> local = t.type.shape;
+  for (size_t d = 0; d < local.size(); ++d) {
+    auto size = s.dimShardings()[d].getShardedSize(t.mesh);
+    if (!size || *size == 0 || local[d] % *size != 0)
+      return makeError(ErrorCode::kInvalid, "dimension " + std::to_string(d) + " does not divide evenly", at);
+    local[d] /= *size;
+  }
+  return local;
+}
+
+Result<std::string> ReductionExport::fullyManual(std::string_view results, std::string_view operand,
+                                                 sdy::TensorShardingAttr in, const Target& t, size_t at,
+                                                 size_t indentAt, const BodyFn& body) {
+  SB_ASSIGN_OR_RETURN(std::vector<int64_t> local, localShape(in, t, at));
+  std::string indent(module_lex::indentationAt(t_, indentAt));
+  std::string arg = names_.next("arg");
+  std::string manualAxes;
+  for (const sdy::MeshAxisAttr& a : t.mesh.axes()) manualAxes += (manualAxes.empty() ? "\"" : ", \"") + std::string(a.name()) + "\"";
+  sdy::PrintOptions stripped;
+  stripped.withPrefix = false;
+  std::string s = std::string(results) + " = sdy.manual_computation(" + std::string(operand) + ") in_shardings=[" +
+                  sdy::printTensorSharding(in, stripped) + "] out_shardings=[" + t.outText + "] manual_axes={" +
+                  manualAxes + "} (" + arg + ": " + tensorType(local, t.type.elementType) + ") {\n";
+  std::string inner = indent + "  ";
+  SB_ASSIGN_OR_RETURN(Body b, body(arg, local, inner));
+  std::string global = tensorType(t.type.shape, t.type.elementType);
+  return s + b.text + inner + "sdy.return " + b.value + " : " + tensorType(b.shape, t.type.elementType) + "\n" +
+         indent + "} : (" + global + ") -> " + global;
+}
+
+// The channel handle after the largest one in `module` (1 when none).
+int64_t ReductionExport::nextChannel(int module) {
+  auto it = next_.find(module);
+  if (it != next_.end()) return it->second++;
+  TextSpan span = module < 0 ? TextSpan{0, t_.size()} : tree_.ops[module].whole;
+  int64_t max = 0;
+  constexpr std::string_view kKey = "#stablehlo.channel_handle<handle = ";
+  for (size_t p = t_.find(kKey, span.begin); p != std::string_view::npos && p < span.end; p = t_.find(kKey, p + 1)) {
+    int64_t v = 0;
+    for (size_t q = p + kKey.size(); q < t_.size() && t_[q] >= '0' && t_[q] <= '9' && v < (int64_t{1} << 50); ++q)
+      v = v * 10 + (t_[q] - '0');
+    max = std::max(max, v);
+  }
+  next_[module] = max + 2;
+  return max + 1;
+}
+
+std::string ReductionExport::reducer(sdy::ReductionOp kind, std::string_view element, const std::string& indent) {
+  std::string scalar = "tensor<" + std::string(element) + ">";
+  std::string a = names_.next("arg"), b = names_.next("arg"), r = names_.next("red");
+  const char* op = kind == sdy::ReductionOp::kMax ? "stablehlo.maximum"
+                   : kind == sdy::ReductionOp::kMin ? "stablehlo.minimum" : "stablehlo.add";
+  return indent + "^bb0(" + a + ": " + scalar + ", " + b + ": " + scalar + "):\n" + indent + "  " + r + " = " + op +
+         " " + a + ", " + b + " : " + scalar + "\n" + indent + "  stablehlo.return " + r + " : " + scalar + "\n";
+}
+
+Status ReductionExport::lowerCollective(int i) {
+  const OpNode& op = tree_.ops[i];
+  bool scatter = op.name == "sdy.reduce_scatter";
+  if (op.uses.empty())
+    return makeError(ErrorCode::kParse, "expected one operand and one result in '" + std::string(op.name) + "'",
+                     op.nameSpan.begin);
+  SB_ASSIGN_OR_RETURN(sdy::TensorShardingAttr in, sharding(resolve(i, op.uses[0])));
+  bool unreduced = in && !in.unreducedAxes().empty();
+  if (!unreduced && !(scatter && all_)) return okStatus();  // export-ops handles it
+  SB_ASSIGN_OR_RETURN(Target t, target(i));
   sdy::ReductionOp kind;
   SB_ASSIGN_OR_RETURN(auto axes, axesOf(op, kind));
-  if (!in) in = sdy::TensorShardingAttr::getFullyClosed(sctx_, out->meshOrRef(), type->rank());
+  if (!in) in = missingInSharding(t);
   if (scatter) {
-    // The input is unreduced over every axis the reduce-scatter reduces.
-    std::vector<sdy::AxisRefAttr> u(in.unreducedAxes().begin(), in.unreducedAxes().end());
-    for (const auto& d : axes)
-      for (sdy::AxisRefAttr a : d)
-        if (std::find(u.begin(), u.end(), a) == u.end()) u.push_back(a);
-    sdy::sortAndMergeAxes(sctx_, u, mesh);
+    // Upstream replaces the input's unreduced axes by the scattered ones,
+    // sorted and merged.
+    std::vector<sdy::AxisRefAttr> u;
+    for (const auto& d : axes) u.insert(u.end(), d.begin(), d.end());
+    sdy::sortAndMergeAxes(sctx_, u, t.mesh);
     std::vector<sdy::DimensionShardingAttr> dims(in.dimShardings().begin(), in.dimShardings().end());
     std::vector<sdy::AxisRefAttr> rep(in.replicatedAxes().begin(), in.replicatedAxes().end());
     in = sdy::TensorShardingAttr::get(sctx_, in.meshOrRef(), dims, rep, u, in.reductionOp());
   }
-  if (in.dimShardings().size() != type->shape.size())
-    return makeError(ErrorCode::kInvalid, "the input sharding's rank differs from the type's", op.uses[0].span.begin);
-  // The local shape: each dim divided by its sharding's size.
-  std::vector<int64_t> local = type->shape;
-  for (size_t d = 0; d < local.size(); ++d) {
-    auto size = in.dimShardings()[d].getShardedSize(mesh);
-    if (!size || *size == 0 || local[d] % *size != 0)
-      return makeError(ErrorCode::kInvalid, "dimension " + std::to_string(d) + " does not divide evenly",
-                       op.nameSpan.begin);
-    local[d] /= *size;
-  }
-  std::string indent(module_lex::indentationAt(t_, op.whole.begin));
-  std::string arg = names_.next("arg");
-  std::vector<std::string> manual;
-  for (const sdy::MeshAxisAttr& a : mesh.axes()) manual.push_back("\"" + std::string(a.name()) + "\"");
-  std::string manualAxes;
-  for (size_t k = 0; k < manual.size(); ++k) manualAxes += (k ? ", " : "") + manual[k];
-  sdy::PrintOptions stripped;
-  stripped.withPrefix = false;
-  std::string s = std::string(op.results.in(t_)) + " = sdy.manual_computation(" +
-                  std::string(op.uses[0].span.in(t_)) + ") in_shardings=[" + sdy::printTensorSharding(in, stripped) +
-                  "] out_shardings=[" + std::string(outSpan.in(t_)) + "] manual_axes={" + manualAxes + "} (" + arg +
-                  ": " + tensorType(local, type->elementType) + ") {\n";
-  std::string value = arg;
-  std::vector<int64_t> shape = local;
-  std::string inner = indent + "  ";
-  auto collective = [&](std::span<const sdy::AxisRefAttr> reduction, std::optional<size_t> dim) -> Status {
-    SB_ASSIGN_OR_RETURN(auto groups, replicaGroups(mesh, reduction));
-    std::vector<int64_t> after = shape;
-    if (dim) after[*dim] /= static_cast<int64_t>(groups.empty() ? 1 : groups[0].size());
-    std::string r = names_.next(dim ? "reduce_scatter" : "all_reduce");
-    s += inner + r + " = \"stablehlo." + (dim ? "reduce_scatter" : "all_reduce") + "\"(" + value +
-         ") <{channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(nextChannel(module)) +
-         ", type = 1>, replica_groups = " + denseGroups(groups) +
-         (dim ? ", scatter_dimension = " + std::to_string(*dim) + " : i64" : "") + ", use_global_device_ids}> ({\n" +
-         reducer(kind, type->elementType, inner) + inner + "}) : (" + tensorType(shape, type->elementType) + ") -> " +
-         tensorType(after, type->elementType) + "\n";
-    value = r;
-    shape = after;
-    return okStatus();
+  auto body = [&](const std::string& arg, const std::vector<int64_t>& local, const std::string& inner) -> Result<Body> {
+    Body b{"", arg, local};
+    auto collective = [&](std::span<const sdy::AxisRefAttr> reduction, std::optional<size_t> dim) -> Status {
+      SB_ASSIGN_OR_RETURN(auto groups, replicaGroups(t.mesh, reduction));
+      std::vector<int64_t> after = b.shape;
+      if (dim) after[*dim] /= static_cast<int64_t>(groups.empty() ? 1 : groups[0].size());
+      std::string r = names_.next(dim ? "reduce_scatter" : "all_reduce");
+      b.text += inner + r + " = \"stablehlo." + (dim ? "reduce_scatter" : "all_reduce") + "\"(" + b.value +
+                ") <{channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(nextChannel(t.module)) +
+                ", type = 1>, replica_groups = " + denseGroups(groups) +
+                (dim ? ", scatter_dimension = " + std::to_string(*dim) + " : i64" : "") +
+                ", use_global_device_ids}> ({\n" + reducer(kind, t.type.elementType, inner) + inner + "}) : (" +
+                tensorType(b.shape, t.type.elementType) + ") -> " + tensorType(after, t.type.elementType) + "\n";
+      b.value = r;
+      b.shape = after;
+      return okStatus();
+    };
+    if (scatter) {
+      for (size_t d = 0; d < axes.size() && d < b.shape.size(); ++d)
+        if (!axes[d].empty()) SB_TRY(collective(axes[d], d));
+    } else {
+      SB_TRY(collective(axes.empty() ? std::span<const sdy::AxisRefAttr>()
+                                     : std::span<const sdy::AxisRefAttr>(axes[0]),
+                        std::nullopt));
+    }
+    return b;
   };
-  if (scatter) {
-    for (size_t d = 0; d < axes.size(); ++d)
-      if (!axes[d].empty()) SB_TRY(collective(axes[d], d));
-  } else {
-    SB_TRY(collective(axes.empty() ? std::span<const sdy::AxisRefAttr>() : std::span<const sdy::AxisRefAttr>(axes[0]),
-                      std::nullopt));
-  }
-  std::string global = tensorType(type->shape, type->elementType);
-  s += inner + "sdy.return " + value + " : " + tensorType(shape, type->elementType) + "\n" + indent + "} : (" + global +
-       ") -> " + global;
+  SB_ASSIGN_OR_RETURN(std::string s, fullyManual(op.results.in(t_), op.uses[0].span.in(t_), in, t, op.nameSpan.begin,
+                                                 op.whole.begin, body));
   ctx_.rw.replace(op.whole, std::move(s));
+  replaced_.insert(i);
   return okStatus();
 }
 
-}  // namespace
+// Writes the shardings the walks changed (upstream's sdy::setSharding) on
+// the ops not rewritten whole: the `<...>` of a constraint, reshard or
+// collective, a manual computation's out-sharding, else the op's
+// `sdy.sharding` (added, with open shardings for its other results, when
+// it has none).
+Status ReductionExport::flush() {
+  sdy::PrintOptions stripped;
+  stripped.withPrefix = false;
+  for (auto it = current_.begin(); it != current_.end();) {
+    int i = it->first.first;
+    auto end = current_.upper_bound({i, std::numeric_limits<int>::max()});
+    const OpNode& op = tree_.ops[i];
+    if (replaced_.count(i) || split_.count(i)) {
+      it = end;
+      continue;
+    }
+    if (op.name == "sdy.sharding_constraint" || op.name == "sdy.reshard" || isSdyCollective(op.name)) {
+      SB_ASSIGN_OR_RETURN(TextSpan span, opShardingSpan(t_, op));
+      ctx_.rw.replace(span, sdy::printTensorSharding(it->second, stripped));
+    } else if (op.name == "sdy.manual_computation") {
+      SB_ASSIGN_OR_RETURN(ManualComputationParts parts, readManualComputation(t_, op));
+      for (auto k = it; k != end; ++k)
+        if (static_cast<size_t>(k->first.second) < parts.out.size())
+          ctx_.rw.replace(parts.out[static_cast<size_t>(k->first.second)],
+                          sdy::printTensorSharding(k->second, stripped));
+    } else {
+      std::vector<sdy::TensorShardingAttr> all;
+      const AttrEntry* e = op.dict.find("sdy.sharding");
+      if (e) {
+        auto parsed = sdy::parseTensorShardingPerValue(sctx_, e->value.in(t_));
+        if (!parsed) return parsed.error().shifted(e->value.begin);
+        all.assign(parsed->shardings().begin(), parsed->shardings().end());
+      }
+      OpTypes types = opTypes(tree_, op);
+      for (int k = static_cast<int>(all.size()); k < resultCount(op); ++k) {
+        std::string type = types.results.empty() ? ""
+                           : types.results[std::min(static_cast<size_t>(k), types.results.size() - 1)];
+        all.push_back(sdy::TensorShardingAttr::getFullyOpen(sctx_, it->second.meshOrRef(), typeRank(type)));
+      }
+      for (auto k = it; k != end; ++k)
+        if (static_cast<size_t>(k->first.second) < all.size()) all[static_cast<size_t>(k->first.second)] = k->second;
+      std::string value = sdy::printTensorShardingPerValue(sdy::TensorShardingPerValueAttr::get(sctx_, all));
+      if (e) {
+        ctx_.rw.replace(e->value, value);
+      } else if (op.dict.present()) {
+        DictEditor ed(t_, op.dict);
+        ed.set("sdy.sharding", value);
+        ed.commit(ctx_.rw, op.dict.whole.begin);
+      } else {
+        insertDict(ctx_.rw, tree_, op, "{sdy.sharding = " + value + "}");
+      }
+    }
+    it = end;
+  }
+  return okStatus();
+}
 
-Status runExportManualReductionCollectives(PassContext& ctx) { return ReductionExport(ctx).run(); }
+}  // namespace shardbridge::module::manual_reduction
+
+namespace shardbridge::module {
+
+Status runExportManualReductionCollectives(PassContext& ctx) { return manual_reduction::ReductionExport(ctx).run(); }
 
 }  // namespace shardbridge::module

@@ -82,6 +82,40 @@ Status Scanner::opDict() {
       SB_ASSIGN_OR_RETURN(Span type, readType());
       vd.types.push_back(type);
       vd.typesKnown = true;
+      // `: T1, T2`: one type per result, or (stablehlo.select's
+      // `: pred_type, result_type`) a single result's type last.
+      skipWs();
+      while (at(',')) {
+        ++p_;
+        auto next = readType();
+        if (!next) {
+          vd.typesKnown = false;
+          break;
+        }
+        vd.types.push_back(*next);
+        skipWs();
+      }
+      if (vd.typesKnown && vd.types.size() > 1) {
+        size_t results = 0;
+        for (std::string_view rest = opResults_; !rest.empty();) {
+          size_t comma = rest.find(',');
+          std::string_view group = rest.substr(0, comma);
+          size_t colon = group.find(':');
+          size_t n = 1;
+          if (colon != std::string_view::npos) {
+            n = 0;
+            for (char c : group.substr(colon + 1))
+              if (c >= '0' && c <= '9' && n < (size_t{1} << 40)) n = n * 10 + static_cast<size_t>(c - '0');
+          }
+          results += n;
+          rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        }
+        if (results == 1) {
+          vd.types.erase(vd.types.begin(), vd.types.end() - 1);
+        } else if (results != vd.types.size()) {
+          vd.typesKnown = false;
+        }
+      }
     }
   }
   if (!vd.typesKnown) vd.types.clear();

@@ -24,7 +24,8 @@ Result<TextSpan> bracketAfter(std::string_view t, size_t from, size_t limit, con
 
 bool isSdyCollective(std::string_view n) {
   return n == "sdy.all_gather" || n == "sdy.all_slice" || n == "sdy.all_to_all" ||
-         n == "sdy.collective_permute" || n == "sdy.reduce_scatter" || n == "sdy.all_reduce";
+         n == "sdy.collective_permute" || n == "sdy.reduce_scatter" || n == "sdy.all_reduce" ||
+         n == "sdy.sharded_to_unreduced" || n == "sdy.replicated_to_unreduced";
 }
 
 Result<TextSpan> opShardingSpan(std::string_view t, const OpNode& op) {

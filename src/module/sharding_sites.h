@@ -30,7 +30,9 @@ struct ShardingSite {
 Result<std::vector<ShardingSite>> shardingSites(const OpTree& tree, int module);
 
 // sdy.all_gather, sdy.all_slice, sdy.all_to_all, sdy.collective_permute,
-// sdy.reduce_scatter, sdy.all_reduce: the ops with an `out_sharding`.
+// sdy.reduce_scatter, sdy.all_reduce, sdy.sharded_to_unreduced,
+// sdy.replicated_to_unreduced: the ops with an `out_sharding` (Shardy's
+// CollectiveOpInterface).
 bool isSdyCollective(std::string_view name);
 
 // The `<...>` sharding of an sdy.sharding_constraint or sdy.reshard (after

@@ -1,0 +1,72 @@
+// Tests for xla-sdy-stablehlo-export-manual-reduction-collectives beyond its
+// goldens (tests/golden/module/export_manual_reduction_collectives.mlir):
+// the warning of the backward unreduced sync, located where upstream's
+// syncInOutUnreducedAxes logs it, and which ops stay unchanged.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "shardbridge/module/pipeline.h"
+
+namespace shardbridge::module {
+namespace {
+
+Result<ConvertedModule> runPass(const std::string& text) {
+  auto spec = parsePassSpec("xla-sdy-stablehlo-export-manual-reduction-collectives");
+  if (!spec) return spec.error();
+  return runPasses(text, {*spec});
+}
+
+TEST(ExportManualReduction, OverlappingOperandIsWarnedAndLeft) {
+  std::string text =
+      "sdy.mesh @mesh = <[\"x\"=4, \"y\"=2]>\n"
+      "func.func @f(%arg0: tensor<8x4xf32>) -> tensor<4x8xf32> {\n"
+      "  %0 = stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {\"x\":(2)2}]>]>} : "
+      "tensor<8x4xf32>\n"
+      "  %1 = stablehlo.transpose %0, dims = [1, 0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], "
+      "unreduced={\"x\"}>]>} : (tensor<8x4xf32>) -> tensor<4x8xf32>\n"
+      "  return %1 : tensor<4x8xf32>\n}\n";
+  auto out = runPass(text);
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_EQ(out->text, text);
+  ASSERT_EQ(out->warnings.size(), 1u);
+  EXPECT_EQ(out->warnings[0].offset, text.find("stablehlo.transpose"));
+  EXPECT_EQ(out->warnings[0].message,
+            "'stablehlo.transpose' has unreduced axes but its operand is sharded along one of them, which can lead "
+            "to undefined behavior; the operand's sharding is left as it is");
+}
+
+TEST(ExportManualReduction, ReplicatedOperandAxisAlsoOverlaps) {
+  // Upstream checks the replicated axes as well as the dims.
+  std::string text =
+      "sdy.mesh @mesh = <[\"x\"=4, \"y\"=2]>\n"
+      "func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %0 = stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], replicated={\"y\"}>]>} : "
+      "tensor<8xf32>\n"
+      "  %1 = mhlo.copy %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], unreduced={\"y\"}>]>} : "
+      "tensor<8xf32>\n"
+      "  return %1 : tensor<8xf32>\n}\n";
+  auto out = runPass(text);
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_EQ(out->text, text);
+  ASSERT_EQ(out->warnings.size(), 1u);
+  EXPECT_EQ(out->warnings[0].offset, text.find("mhlo.copy"));
+}
+
+TEST(ExportManualReduction, NoWarningForTheLoweredOps) {
+  // sdy.replicated_to_unreduced used to be left with a warning.
+  std::string text =
+      "sdy.mesh @mesh = <[\"x\"=2]>\n"
+      "func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %0 = sdy.replicated_to_unreduced {\"x\"} %arg0 out_sharding=<@mesh, [{}], unreduced={\"x\"}> : "
+      "tensor<8xf32>\n"
+      "  return %0 : tensor<8xf32>\n}\n";
+  auto out = runPass(text);
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_TRUE(out->warnings.empty());
+  EXPECT_EQ(out->text.find("sdy.replicated_to_unreduced"), std::string::npos);
+  EXPECT_NE(out->text.find("stablehlo.select"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace shardbridge::module
