@@ -559,3 +559,33 @@ module @callback attributes {mhlo.frontend_attributes = {
     return %arg0 : tensor<4xf32>
   }
 }
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// The single manual-computation custom call of older snapshots (the 2024
+// sdy_round_trip/shard_map_import.cc ManualComputationPattern: `@local_xla.sdy.ManualComputation`
+// naming its body in `called_computations`). The pinned shard_map_import.cc reads only the
+// GlobalToLocalShape / call / LocalToGlobalShape form, so the call is left as it is, and so is the
+// body it names (docs/module.md "Import").
+// CHECK: module @single_call {
+// CHECK:   sdy.mesh @mesh = <["b"=4]>
+// CHECK:   func.func @main(%arg0: tensor<16x2xf32>) -> tensor<16x2xf32> {
+// CHECK:     %0 = stablehlo.custom_call @local_xla.sdy.ManualComputation(%arg0) {called_computations = [@local_xla.sdy.manual_computation_body_1], mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>"}} : (tensor<16x2xf32>) -> tensor<16x2xf32>
+// CHECK:     return %0 : tensor<16x2xf32>
+// CHECK:   }
+// CHECK:   func.func private @local_xla.sdy.manual_computation_body_1(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+// CHECK:     %0 = stablehlo.negate %arg0 : tensor<4x2xf32>
+// CHECK:     return %0 : tensor<4x2xf32>
+// CHECK:   }
+// CHECK: }
+module @single_call attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22b\22=4]>}"}} {
+  func.func @main(%arg0: tensor<16x2xf32>) -> tensor<16x2xf32> {
+    %0 = stablehlo.custom_call @local_xla.sdy.ManualComputation(%arg0) {called_computations = [@local_xla.sdy.manual_computation_body_1], mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>"}} : (tensor<16x2xf32>) -> tensor<16x2xf32>
+    return %0 : tensor<16x2xf32>
+  }
+  func.func private @local_xla.sdy.manual_computation_body_1(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+    %0 = stablehlo.negate %arg0 : tensor<4x2xf32>
+    return %0 : tensor<4x2xf32>
+  }
+}
