@@ -358,7 +358,9 @@ class Flattener {
   }
 
   void resolveUses(Call& c, const std::string& name) {
-    const Known& k = known_.at(key(c.func, name));
+    auto kit = known_.find(key(c.func, name));
+    if (kit == known_.end()) return;
+    const Known& k = kit->second;
     const FuncScope& s = scope(c.func);
     auto it = s.users.find(name);
     if (it == s.users.end()) return;
@@ -369,7 +371,9 @@ class Flattener {
         const OpNode& g = tree_.ops[u];
         ctx_.rw.erase(g.line);
         std::string gname(g.resultDefs[0].name.in(t_));
-        const Known& sub = known_.at(key(c.func, gname));
+        auto sit = known_.find(key(c.func, gname));
+        if (sit == known_.end()) continue;
+        const Known& sub = sit->second;
         if (sub.type->tuple) {
           resolveUses(c, gname);
         } else {

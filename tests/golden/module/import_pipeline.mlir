@@ -317,3 +317,22 @@ func.func @f(%arg0: tensor<4x2xf32>) -> tensor<2xf32> {
   %3 = stablehlo.add %1, %2 : tensor<2xf32>
   return %3 : tensor<2xf32>
 }
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.cpp FlattenCustomCallOp / createTupleValue on the edge
+// cases: a `tuple<>` result leaves the call with no result, and a one-element tuple with a single
+// one; both are returned, so each is rebuilt after its call (the empty one in the generic form).
+// CHECK: func.func @f(%arg0: tensor<2xf32>) -> (tuple<>, tuple<tensor<2xf32>>) {
+// CHECK:   stablehlo.custom_call @g(%arg0) : (tensor<2xf32>) -> ()
+// CHECK:   %0_tuple = "stablehlo.tuple"() : () -> tuple<>
+// CHECK:   %1 = stablehlo.custom_call @h(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:   %1_tuple = stablehlo.tuple %1 : tuple<tensor<2xf32>>
+// CHECK:   return %0_tuple, %1_tuple : tuple<>, tuple<tensor<2xf32>>
+// CHECK: }
+func.func @f(%arg0: tensor<2xf32>) -> (tuple<>, tuple<tensor<2xf32>>) {
+  %0 = stablehlo.custom_call @g(%arg0) : (tensor<2xf32>) -> tuple<>
+  %1 = stablehlo.custom_call @h(%arg0) : (tensor<2xf32>) -> tuple<tensor<2xf32>>
+  return %0, %1 : tuple<>, tuple<tensor<2xf32>>
+}
