@@ -19,9 +19,10 @@
 // call's results, else by `stablehlo.get_tuple_element` ops inserted before
 // the call. A single tuple-typed result becomes one result per leaf; its
 // get_tuple_element chains read the leaves and go, and any other use reads a
-// `stablehlo.tuple` rebuilt after the call. Not done: the entry function's
-// tuple arguments and results, the pass's while-loop and reshape
-// canonicalisations. See docs/module.md "Import".
+// `stablehlo.tuple` rebuilt after the call. Not done: a call that already
+// carries `sdy.sharding` (its per-value list would no longer match), the
+// entry function's tuple arguments and results, the pass's while-loop and
+// reshape canonicalisations. See docs/module.md "Import".
 #include <algorithm>
 #include <map>
 #include <optional>
