@@ -1,33 +1,69 @@
 // stablehlo-ext-canonicalize-from-hlo-import, the part the pinned import
-// pipelines rely on (upstream xla/service/spmd/shardy/test/
-// stablehlo_import_pipeline.mlir @custom_call_with_tuple_operand_result; the
-// pass itself is stablehlo-ext's): tuples around a custom call are
-// flattened.
-//   %0 = stablehlo.tuple %a, %b : !tuple
-//   %1 = stablehlo.custom_call @foo(%0) : (!tuple) -> !tuple
-//   %2 = stablehlo.get_tuple_element %1[0] : (!tuple) -> A
+// pipelines rely on: tuples around custom calls are flattened, nested tuples
+// included (upstream xla/mlir_hlo/stablehlo_ext/transforms/
+// stablehlo_canonicalize_from_hlo_import.cpp FlattenCustomCallOp, with the
+// tuple folds of stablehlo's HLO-import canonicalization patterns applied to
+// what it creates; lit tests stablehlo_canonicalize_from_hlo_import.mlir and
+// xla/service/spmd/shardy/test/
+// sdy_round_trip_import_pipeline_sharding_in_frontend_attr.mlir
+// @manual_computation_nested_tuples).
+//   %0 = stablehlo.tuple %a, %b : tuple<A, B>
+//   %1 = stablehlo.custom_call @foo(%0, %c) : (tuple<A, B>, C) -> tuple<tuple<A, B>, C>
+//   %2 = stablehlo.get_tuple_element %1[0] : (...) -> tuple<A, B>
+//   %3 = stablehlo.get_tuple_element %2[1] : (tuple<A, B>) -> B
 // becomes
-//   %1:2 = stablehlo.custom_call @foo(%a, %b) : (A, B) -> (A, B)
-// with the uses of %2 reading %1#0. A tuple operand is flattened when a
-// `stablehlo.tuple` defines it and only this call uses it; a tuple result
-// when every use is a get_tuple_element. Nested tuples and the pass's other
-// canonicalisations are not done. See docs/module.md "Import".
+//   %1:3 = stablehlo.custom_call @foo(%a, %b, %c) : (A, B, C) -> (A, B, C)
+// with the uses of %3 reading %1#1. Every tuple-typed operand of a custom call
+// is replaced by its leaves: through the `stablehlo.tuple` ops that build it
+// (erased once nothing else reads them), through an already flattened custom
+// call's results, else by `stablehlo.get_tuple_element` ops inserted before
+// the call. A single tuple-typed result becomes one result per leaf; its
+// get_tuple_element chains read the leaves and go, and any other use reads a
+// `stablehlo.tuple` rebuilt after the call. Not done: a call that already
+// carries `sdy.sharding` (its per-value list would no longer match), the
+// entry function's tuple arguments and results, the pass's while-loop and
+// reshape canonicalisations. See docs/module.md "Import".
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "module/import_common.h"
 #include "module/op_types.h"
 #include "module/pass.h"
+#include "module/text_lex.h"
 
 namespace shardbridge::module {
 namespace {
 
+// Tuples nest far less deeply in real modules; deeper ones are left alone.
+constexpr int kMaxTupleDepth = 64;
+
 std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.remove_suffix(1);
+  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && module_lex::isBlank(s.back())) s.remove_suffix(1);
   return std::string(s);
+}
+
+// `s` with each run of blanks holding a line break made one blank, so that a
+// type wrapped over lines can be written into one new line.
+std::string oneLine(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    if (!module_lex::isBlank(s[i])) {
+      out += s[i++];
+      continue;
+    }
+    size_t j = i;
+    bool nl = false;
+    while (j < s.size() && module_lex::isBlank(s[j])) nl |= s[j++] == '\n';
+    out += nl ? std::string(" ") : std::string(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
 }
 
 // `type` with a top-level `!alias` resolved through the file's aliases.
@@ -42,25 +78,29 @@ std::string resolve(const OpTree& tree, const std::string& type) {
   return type;
 }
 
-// The element types of `tuple<A, B>`, or nothing when `type` is not a flat tuple.
-std::optional<std::vector<std::string>> tupleElements(const OpTree& tree, const std::string& type) {
-  std::string t = resolve(tree, type);
-  if (!t.starts_with("tuple<") || t.back() != '>') return std::nullopt;
-  std::vector<std::string> elems = splitTypeList(std::string_view(t).substr(6, t.size() - 7));
-  for (const std::string& e : elems)
-    if (resolve(tree, e).starts_with("tuple<")) return std::nullopt;
-  return elems;
-}
+// A type as a tree of tuples; `text` as written (an alias stays an alias).
+struct TypeTree {
+  std::string text;
+  bool tuple = false;
+  std::vector<TypeTree> elems;
+  size_t leaves = 1;  // leaf count (0 for `tuple<>`)
+};
 
-std::vector<int> users(const OpTree& tree, int func, std::string_view name) {
-  std::vector<int> out;
-  for (int i : opsInside(tree, func))
-    for (const ValueUse& u : tree.ops[i].uses)
-      if (u.name == name) {
-        out.push_back(i);
-        break;
-      }
-  return out;
+std::optional<TypeTree> typeTree(const OpTree& tree, const std::string& type, int depth = 0) {
+  TypeTree n;
+  n.text = oneLine(type);
+  std::string t = resolve(tree, n.text);
+  if (!t.starts_with("tuple<")) return n;
+  if (t.back() != '>' || depth >= kMaxTupleDepth) return std::nullopt;
+  n.tuple = true;
+  n.leaves = 0;
+  for (const std::string& e : splitTypeList(std::string_view(t).substr(6, t.size() - 7))) {
+    auto c = typeTree(tree, e, depth + 1);
+    if (!c) return std::nullopt;
+    n.leaves += c->leaves;
+    n.elems.push_back(std::move(*c));
+  }
+  return n;
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -69,91 +109,321 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-// The `[i]` of a get_tuple_element, or -1.
+// The `[i]` of a get_tuple_element (`{index = i : i32}` in the generic form), or -1.
 int gteIndex(std::string_view t, const OpNode& op) {
-  if (op.uses.empty()) return -1;
-  size_t p = op.uses[0].span.end;
-  if (p >= t.size() || t[p] != '[') return -1;
-  size_t e = t.find(']', p);
-  if (e == std::string_view::npos || e - p > 6) return -1;
-  std::string n(t.substr(p + 1, e - p - 1));
-  if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stoi(n);
+  if (op.name != "stablehlo.get_tuple_element" || op.uses.size() != 1 || op.resultDefs.size() != 1) return -1;
+  std::string_view n;
+  if (op.generic) {
+    const AttrEntry* e = op.dict.find("index");
+    if (!e) return -1;
+    n = e->value.in(t);
+    n = n.substr(0, n.find(':'));
+    while (!n.empty() && module_lex::isBlank(n.back())) n.remove_suffix(1);
+  } else {
+    size_t p = op.uses[0].span.end;
+    if (p >= t.size() || t[p] != '[') return -1;
+    size_t e = t.find(']', p);
+    if (e == std::string_view::npos) return -1;
+    n = t.substr(p + 1, e - p - 1);
+  }
+  if (n.empty() || n.size() > 6 || n.find_first_not_of("0123456789") != std::string_view::npos) return -1;
+  return std::stoi(std::string(n));
 }
+
+// One function's ops and who reads each value name.
+struct FuncScope {
+  std::vector<int> ops;
+  std::unordered_map<std::string_view, std::vector<int>> users;
+};
+
+// A value whose leaves the flattening knows: a flattened custom call's tuple
+// result, or a get_tuple_element of one (which goes).
+struct Known {
+  const TypeTree* type = nullptr;
+  std::vector<std::string> leaves;
+};
+
+// A custom call to rewrite.
+struct Call {
+  int op = -1;
+  int func = -1;
+  std::vector<std::optional<TypeTree>> operands;  // per operand; tuple or leaf
+  std::optional<TypeTree> result;                 // set when the single result is a tuple
+  std::string resultName;
+};
+
+class Flattener {
+ public:
+  explicit Flattener(PassContext& ctx) : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()) {}
+
+  Status run() {
+    collect();
+    if (calls_.empty()) return okStatus();
+    for (Call& c : calls_) planResult(c);
+    for (Call& c : calls_) rewriteOperands(c);
+    findDeadTuples();
+    for (Call& c : calls_) rewriteResultUses(c);
+    for (int d : deadTuples_) ctx_.rw.erase(tree_.ops[d].line);
+    return okStatus();
+  }
+
+ private:
+  const FuncScope& scope(int func) {
+    auto it = scopes_.find(func);
+    if (it != scopes_.end()) return it->second;
+    FuncScope& s = scopes_[func];
+    s.ops = opsInside(tree_, func);
+    for (int i : s.ops)
+      for (const ValueUse& u : tree_.ops[i].uses) {
+        std::vector<int>& v = s.users[u.name];
+        if (v.empty() || v.back() != i) v.push_back(i);
+      }
+    return s;
+  }
+
+  // Value names are per function.
+  static std::string key(int func, std::string_view name) { return std::to_string(func) + ":" + std::string(name); }
+
+  FreshNames& names() {
+    if (!names_) names_.emplace(tree_);
+    return *names_;
+  }
+
+  // The custom calls with a tuple-typed operand or a single tuple-typed
+  // result whose types all read; others are left as they are.
+  void collect() {
+    for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
+      const OpNode& op = tree_.ops[i];
+      if (op.name != "stablehlo.custom_call" || op.dict.find("sdy.sharding")) continue;
+      std::string_view sig = op.signature.in(t_);
+      if (sig.find("tuple<") == std::string_view::npos && sig.find('!') == std::string_view::npos) continue;
+      int func = tree_.enclosingFunc(i);
+      OpTypes types = opTypes(tree_, op);
+      if (func < 0 || !types.known || types.operands.size() != op.uses.size()) continue;
+      Call c;
+      c.op = i;
+      c.func = func;
+      bool ok = true, any = false;
+      for (const std::string& ty : types.operands) {
+        c.operands.push_back(typeTree(tree_, ty));
+        ok = ok && c.operands.back().has_value();
+        any = any || (ok && c.operands.back()->tuple);
+      }
+      if (types.results.size() == 1) {
+        auto r = typeTree(tree_, types.results[0]);
+        if (!r) ok = false;
+        else if (r->tuple && op.resultDefs.size() == 1 && op.resultDefs[0].count == 1) {
+          c.result = std::move(*r);
+          c.resultName = std::string(op.resultDefs[0].name.in(t_));
+          any = true;
+        }
+      }
+      if (!ok || !any) continue;
+      rewritten_.insert(i);
+      calls_.push_back(std::move(c));
+    }
+  }
+
+  // The leaves of a flattened result and of the get_tuple_element chains on it.
+  void planResult(Call& c) {
+    if (!c.result) return;
+    size_t n = c.result->leaves;
+    Known k;
+    k.type = &*c.result;
+    for (size_t i = 0; i < n; ++i) k.leaves.push_back(n == 1 ? c.resultName : c.resultName + "#" + std::to_string(i));
+    known_[key(c.func, c.resultName)] = k;
+    planGtes(c.func, c.resultName, k);
+  }
+
+  void planGtes(int func, const std::string& name, const Known& k) {
+    auto it = scope(func).users.find(name);
+    if (it == scope(func).users.end()) return;
+    for (int u : it->second) {
+      const OpNode& g = tree_.ops[u];
+      int idx = gteIndex(t_, g);
+      if (idx < 0 || idx >= static_cast<int>(k.type->elems.size()) || g.uses[0].name != name) continue;
+      size_t off = 0;
+      for (int e = 0; e < idx; ++e) off += k.type->elems[e].leaves;
+      Known sub;
+      sub.type = &k.type->elems[idx];
+      sub.leaves.assign(k.leaves.begin() + off, k.leaves.begin() + off + sub.type->leaves);
+      std::string gname(g.resultDefs[0].name.in(t_));
+      erasedGtes_.insert(u);
+      known_[key(func, gname)] = sub;
+      if (sub.type->tuple) planGtes(func, gname, sub);
+    }
+  }
+
+  // Appends the leaves of operand `text` (value `name#index`) of type `type`.
+  void leavesOf(Call& c, const std::string& text, std::string_view name, int index, const TypeTree& type,
+                bool inTree, std::vector<std::string>& out, std::vector<std::string>& out_types,
+                std::string& before) {
+    if (inTree) {
+      auto k = known_.find(key(c.func, name));
+      if (k != known_.end() && index == 0 && k->second.leaves.size() == type.leaves) {
+        out.insert(out.end(), k->second.leaves.begin(), k->second.leaves.end());
+        appendLeafTypes(type, out_types);
+        return;
+      }
+    }
+    if (!type.tuple) {
+      out.push_back(text);
+      out_types.push_back(type.text);
+      return;
+    }
+    int def = inTree ? definingOp(tree_, c.func, name, index) : -1;
+    if (def >= 0 && tree_.ops[def].name == "stablehlo.tuple" && tree_.ops[def].uses.size() == type.elems.size()) {
+      consumedBy_[def].insert(c.op);
+      const OpNode& d = tree_.ops[def];
+      for (size_t e = 0; e < type.elems.size(); ++e)
+        leavesOf(c, std::string(d.uses[e].span.in(t_)), d.uses[e].name, d.uses[e].index, type.elems[e], true, out,
+                 out_types, before);
+      return;
+    }
+    std::string stem = text.substr(1);
+    std::replace(stem.begin(), stem.end(), '#', '_');
+    for (size_t e = 0; e < type.elems.size(); ++e) {
+      std::string g = names().next(stem + "_" + std::to_string(e));
+      before += g + " = stablehlo.get_tuple_element " + text + "[" + std::to_string(e) + "] : (" + type.text +
+                ") -> " + type.elems[e].text;
+      before += lineBreak(tree_.ops[c.op]);
+      leavesOf(c, g, g, 0, type.elems[e], false, out, out_types, before);
+    }
+  }
+
+  static void appendLeafTypes(const TypeTree& type, std::vector<std::string>& out) {
+    if (!type.tuple) {
+      out.push_back(type.text);
+      return;
+    }
+    for (const TypeTree& e : type.elems) appendLeafTypes(e, out);
+  }
+
+  // What separates two lines at `op`'s indentation.
+  std::string lineBreak(const OpNode& op) const { return "\n" + std::string(module_lex::indentationAt(t_, op.whole.begin)); }
+
+  void rewriteOperands(Call& c) {
+    const OpNode& op = tree_.ops[c.op];
+    std::vector<std::string> operands, operandTypes;
+    std::string before;
+    for (size_t k = 0; k < op.uses.size(); ++k) {
+      const ValueUse& u = op.uses[k];
+      leavesOf(c, std::string(u.span.in(t_)), u.name, u.index, *c.operands[k], true, operands, operandTypes, before);
+    }
+    // The get_tuple_elements go before the call, each line ending in the
+    // call's indentation.
+    if (!before.empty()) ctx_.rw.insert(op.whole.begin, before);
+    if (!op.uses.empty()) ctx_.rw.replace({op.uses.front().span.begin, op.uses.back().span.end}, join(operands));
+    OpTypes types = opTypes(tree_, op);
+    std::vector<std::string> resultTypes;
+    if (c.result) {
+      appendLeafTypes(*c.result, resultTypes);
+      size_t n = c.result->leaves;
+      if (n == 0) ctx_.rw.erase({op.results.begin, op.nameSpan.begin});
+      else if (n > 1) ctx_.rw.replace(op.results, c.resultName + ":" + std::to_string(n));
+    } else {
+      for (const std::string& r : types.results) resultTypes.push_back(oneLine(r));
+    }
+    std::string sig = ": (" + join(operandTypes) + ") -> " +
+                      (resultTypes.size() == 1 ? resultTypes[0] : "(" + join(resultTypes) + ")");
+    ctx_.rw.replace(op.signature, sig);
+  }
+
+  // A stablehlo.tuple goes when every reader is a call that took its leaves
+  // or another tuple that goes.
+  void findDeadTuples() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (const auto& [def, by] : consumedBy_) {
+        if (deadTuples_.count(def)) continue;
+        const OpNode& d = tree_.ops[def];
+        if (d.resultDefs.size() != 1) continue;
+        int func = tree_.enclosingFunc(def);
+        auto it = scope(func).users.find(d.resultDefs[0].name.in(t_));
+        bool dead = true;
+        if (it != scope(func).users.end())
+          for (int u : it->second) dead = dead && (by.count(u) || deadTuples_.count(u));
+        if (dead) {
+          deadTuples_.insert(def);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // The uses of a flattened result (and of its erased get_tuple_elements).
+  void rewriteResultUses(Call& c) {
+    if (!c.result) return;
+    resolveUses(c, c.resultName);
+  }
+
+  void resolveUses(Call& c, const std::string& name) {
+    auto kit = known_.find(key(c.func, name));
+    if (kit == known_.end()) return;
+    const Known& k = kit->second;
+    const FuncScope& s = scope(c.func);
+    auto it = s.users.find(name);
+    if (it == s.users.end()) return;
+    std::string tuple;  // the rebuilt tuple, made on first need
+    for (int u : it->second) {
+      if (u == c.op || rewritten_.count(u) || deadTuples_.count(u)) continue;
+      if (erasedGtes_.count(u) && tree_.ops[u].uses[0].name == name) {
+        const OpNode& g = tree_.ops[u];
+        ctx_.rw.erase(g.line);
+        std::string gname(g.resultDefs[0].name.in(t_));
+        auto sit = known_.find(key(c.func, gname));
+        if (sit == known_.end()) continue;
+        const Known& sub = sit->second;
+        if (sub.type->tuple) {
+          resolveUses(c, gname);
+        } else {
+          auto gu = s.users.find(gname);
+          if (gu == s.users.end()) continue;
+          for (int v : gu->second)
+            if (!rewritten_.count(v) && !erasedGtes_.count(v) && !deadTuples_.count(v))
+              replaceUses(tree_, ctx_.rw, {v}, gname, 0, sub.leaves[0]);
+        }
+        continue;
+      }
+      if (tuple.empty()) tuple = rebuild(c, *k.type, k.leaves, name);
+      replaceUses(tree_, ctx_.rw, {u}, name, 0, tuple);
+    }
+  }
+
+  // Inserts after the call the stablehlo.tuple ops that rebuild `type` from
+  // `leaves`; returns the outer one's name.
+  std::string rebuild(Call& c, const TypeTree& type, const std::vector<std::string>& leaves, const std::string& stem) {
+    std::vector<std::string> parts;
+    size_t off = 0;
+    for (const TypeTree& e : type.elems) {
+      std::vector<std::string> sub(leaves.begin() + off, leaves.begin() + off + e.leaves);
+      off += e.leaves;
+      parts.push_back(e.tuple ? rebuild(c, e, sub, stem) : sub[0]);
+    }
+    const OpNode& op = tree_.ops[c.op];
+    std::string name = names().next(stem.substr(1) + "_tuple");
+    std::string def = parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + type.text
+                                    : name + " = stablehlo.tuple " + join(parts) + " : " + type.text;
+    ctx_.rw.insert(op.whole.end, lineBreak(op) + def);
+    return name;
+  }
+
+  PassContext& ctx_;
+  const OpTree& tree_;
+  std::string_view t_;
+  std::vector<Call> calls_;
+  std::set<int> rewritten_;
+  std::map<int, FuncScope> scopes_;
+  std::optional<FreshNames> names_;
+  std::unordered_map<std::string, Known> known_;
+  std::set<int> erasedGtes_;
+  std::map<int, std::set<int>> consumedBy_;
+  std::set<int> deadTuples_;
+};
 
 }  // namespace
 
-Status runCanonicalizeFromHloImport(PassContext& ctx) {
-  const OpTree& tree = ctx.tree;
-  std::string_view t = ctx.text();
-  for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
-    const OpNode& op = tree.ops[i];
-    if (op.name != "stablehlo.custom_call" || op.generic || op.dict.find("mhlo.sharding") ||
-        op.dict.find("sdy.sharding"))
-      continue;
-    int func = tree.enclosingFunc(i);
-    OpTypes types = opTypes(tree, op);
-    if (func < 0 || !types.known || types.operands.size() != op.uses.size() || types.results.size() > 1) continue;
-    bool changed = false;
-    std::vector<std::string> operands, operandTypes;
-    std::vector<int> erased;
-    for (size_t k = 0; k < op.uses.size(); ++k) {
-      const ValueUse& u = op.uses[k];
-      int def = definingOp(tree, func, u.name, u.index);
-      auto elems = tupleElements(tree, types.operands[k]);
-      if (elems && def >= 0 && tree.ops[def].name == "stablehlo.tuple" && tree.ops[def].uses.size() == elems->size() &&
-          users(tree, func, u.name).size() == 1) {
-        for (size_t e = 0; e < elems->size(); ++e) {
-          operands.push_back(std::string(tree.ops[def].uses[e].span.in(t)));
-          operandTypes.push_back((*elems)[e]);
-        }
-        erased.push_back(def);
-        changed = true;
-      } else {
-        operands.push_back(std::string(u.span.in(t)));
-        operandTypes.push_back(types.operands[k]);
-      }
-    }
-    std::vector<std::string> resultTypes = types.results;
-    std::string results(op.results.in(t));
-    std::vector<int> gtes;
-    if (types.results.size() == 1 && !op.resultDefs.empty()) {
-      std::string_view name = op.resultDefs[0].name.in(t);
-      auto elems = tupleElements(tree, types.results[0]);
-      std::vector<int> us = users(tree, func, name);
-      bool allGte = elems && !us.empty();
-      for (int u : us)
-        if (tree.ops[u].name != "stablehlo.get_tuple_element" || gteIndex(t, tree.ops[u]) < 0 ||
-            gteIndex(t, tree.ops[u]) >= static_cast<int>(elems->size()) || tree.ops[u].resultDefs.size() != 1)
-          allGte = false;
-      if (allGte) {
-        resultTypes = *elems;
-        results = std::string(name) + ":" + std::to_string(elems->size());
-        gtes = us;
-        changed = true;
-      }
-    }
-    if (!changed) continue;
-    std::string text = (results.empty() ? "" : results + " = ") + "stablehlo.custom_call @" +
-                       std::string(customCallTarget(t, op)) + "(" + join(operands) + ")";
-    if (op.dict.present()) text += " " + std::string(op.dict.whole.in(t));
-    text += " : (" + join(operandTypes) + ") -> " +
-            (resultTypes.size() == 1 ? resultTypes[0] : "(" + join(resultTypes) + ")");
-    if (!op.loc.empty()) text += " " + std::string(op.loc.in(t));
-    ctx.rw.replace(op.whole, text);
-    for (int e : erased) ctx.rw.erase(tree.ops[e].line);
-    std::string_view name = op.resultDefs.empty() ? std::string_view() : op.resultDefs[0].name.in(t);
-    std::vector<int> scope = opsInside(tree, func);
-    for (int g : gtes) {
-      ctx.rw.erase(tree.ops[g].line);
-      std::string to = std::string(name) + "#" + std::to_string(gteIndex(t, tree.ops[g]));
-      std::vector<int> rest;
-      for (int s : scope)
-        if (s != i && std::find(gtes.begin(), gtes.end(), s) == gtes.end()) rest.push_back(s);
-      replaceUses(tree, ctx.rw, rest, tree.ops[g].resultDefs[0].name.in(t), 0, to);
-    }
-  }
-  return okStatus();
-}
+Status runCanonicalizeFromHloImport(PassContext& ctx) { return Flattener(ctx).run(); }
 
 }  // namespace shardbridge::module

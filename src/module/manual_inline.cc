@@ -218,7 +218,7 @@ Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, co
     }
     // Bodies no remaining call names go (upstream erases them all once
     // every call is rewritten).
-    std::set<std::string_view> stillCalled;
+    std::set<std::string_view> stillCalled, referenced;
     std::set<int> erasedCalls;
     bool rewrites = false;
     for (const ManualPlan& p : plans) {
@@ -229,6 +229,13 @@ Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, co
       const OpNode& op = tree.ops[i];
       if ((op.name == "call" || op.name == "func.call") && !erasedCalls.count(i) && !bodies.count(tree.enclosingFunc(i)))
         stillCalled.insert(op.symbolName);
+      // A custom call's `called_computations = [@f, ...]` (the older single
+      // manual-computation custom call names its body so) keeps `@f`.
+      if (const AttrEntry* cc = op.dict.find("called_computations")) {
+        std::string_view v = cc->value.in(tree.text);
+        for (size_t at = v.find('@'); at != std::string_view::npos; at = v.find('@', at + 1))
+          referenced.insert(module_lex::symbolAt(v, at));
+      }
     }
     bool nested = false;
     for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
@@ -238,6 +245,7 @@ Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, co
         nested = true;
         continue;
       }
+      if (referenced.count(op.symbolName)) continue;
       rw.erase(op.line);
     }
     if (rw.empty()) break;

@@ -97,9 +97,15 @@ Result<size_t> skipBalanced(std::string_view t, size_t p) {
 }
 
 Result<size_t> skipAttrValue(std::string_view t, size_t p) {
+  size_t begin = p;
   while (p < t.size()) {
     char c = t[p];
-    if (c == ',' || c == '}') return p;
+    if (c == ',' || c == '}') {
+      // Not the blanks before it: a dictionary wrapped over lines puts a
+      // line break and indentation after its last value.
+      while (p > begin && isBlank(t[p - 1])) --p;
+      return p;
+    }
     if (c == '"') {
       SB_ASSIGN_OR_RETURN(p, skipString(t, p));
     } else if (c == '(' || c == '[' || c == '{' || (c == '<' && !(p + 1 < t.size() && t[p + 1] == '='))) {
@@ -118,10 +124,16 @@ Result<size_t> skipAttrValue(std::string_view t, size_t p) {
 bool looksLikeDict(std::string_view t, size_t p) {
   size_t q = skipBlanks(t, p + 1);
   if (q >= t.size()) return false;
-  // A region's first line break comes right after its '{'.
+  // A dictionary wrapped after its '{' (hand-written lit tests, some dumps)
+  // and a region both put a line break there. Wrapped, only `key =` or
+  // `key,` is a dictionary: no op starts with a bare name followed by '='
+  // or ',' (results are `%x =`, labels `^bb`), while `{\n}` and a lone
+  // `name }` are read as a region (an empty region, or one holding just
+  // `return` / `sdy.return`).
+  bool wrapped = false;
   for (size_t r = p + 1; r < q; ++r)
-    if (t[r] == '\n') return false;
-  if (t[q] == '}') return true;
+    if (t[r] == '\n') wrapped = true;
+  if (t[q] == '}') return !wrapped;
   if (t[q] == '"') {
     auto e = skipString(t, q);
     if (!e) return false;
@@ -134,7 +146,7 @@ bool looksLikeDict(std::string_view t, size_t p) {
   q = skipBlanks(t, q);
   if (q >= t.size()) return false;
   if (t[q] == '=') return q + 1 >= t.size() || t[q + 1] != '=';
-  return t[q] == ',' || t[q] == '}';
+  return t[q] == ',' || (t[q] == '}' && !wrapped);
 }
 
 module::TextSpan wholeLines(std::string_view t, module::TextSpan s) {

@@ -46,11 +46,12 @@ Result<size_t> skipString(std::string_view t, size_t p);
 Result<size_t> skipBalanced(std::string_view t, size_t p);
 
 // At an attribute value inside a dictionary: past it (up to the `,` or `}`
-// that ends it at depth 0).
+// that ends it at depth 0, the blanks before that excluded).
 Result<size_t> skipAttrValue(std::string_view t, size_t p);
 
 // At '{': whether it opens an attribute dictionary (`{}`, `{key = ...`,
-// `{unit, ...`, `{"key" = ...`) rather than a region.
+// `{unit, ...`, `{"key" = ...`, `{unit}`) rather than a region. With a line
+// break after the '{' only `key = ...` and `unit, ...` are dictionaries.
 bool looksLikeDict(std::string_view t, size_t p);
 
 // `s` widened to whole lines (leading blanks and the line break after it)

@@ -146,6 +146,41 @@ TEST(OpTree, WhileContinuesOnTheNextLine) {
   EXPECT_EQ(t.ops[findOp(t, "return")].parent, findOp(t, "func.func"));
 }
 
+// A dictionary wrapped after its '{' (hand-written lit tests such as
+// upstream sdy_round_trip_import_shardy_attrs.mlir) is the op's dictionary;
+// the regions that follow on the next lines are still regions.
+TEST(OpTree, WrappedDictionaryIsNotARegion) {
+  constexpr std::string_view text = R"(module @m attributes {mhlo.frontend_attributes = {
+    xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}"}} {
+  func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = stablehlo.custom_call @foo(%arg0) {
+      has_side_effect = true,
+      mhlo.sharding = "{replicated}"
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    %1 = "stablehlo.reduce"(%0, %0) <{dimensions = array<i64: 0>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      stablehlo.return %a : tensor<f32>
+    }) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+}
+)";
+  OpTree t = parseOk(text);
+  int m = findOp(t, "module");
+  ASSERT_GE(m, 0);
+  ASSERT_NE(t.ops[m].dict.find("mhlo.frontend_attributes"), nullptr);
+  int c = findOp(t, "stablehlo.custom_call");
+  ASSERT_GE(c, 0);
+  EXPECT_TRUE(t.ops[c].regions.empty());
+  ASSERT_EQ(t.ops[c].dict.entries.size(), 2u);
+  EXPECT_EQ(t.ops[c].dict.find("mhlo.sharding")->value.in(text), "\"{replicated}\"");
+  EXPECT_EQ(t.ops[c].signature.in(text), ": (tensor<8xf32>) -> tensor<8xf32>");
+  int r = findOp(t, "stablehlo.reduce");
+  ASSERT_EQ(t.ops[r].regions.size(), 1u);
+  EXPECT_EQ(t.ops[findOp(t, "stablehlo.return")].parent, r);
+  EXPECT_EQ(t.ops[findOp(t, "func.func")].regions.size(), 1u);
+}
+
 TEST(OpTree, SeveralModulesEachWithItsSymbols) {
   constexpr std::string_view text =
       "module @a {\n  sdy.mesh @mesh = <[\"x\"=2]>\n}\nmodule @b {\n  sdy.mesh @mesh = <[\"x\"=4]>\n}\n";

@@ -255,3 +255,84 @@ func.func private @shmap_body(%arg0: tensor<8x4xf32>) -> tensor<4x4xf32> {
   %0 = stablehlo.slice %arg0 [0:4, 0:4] : (tensor<8x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir @custom_call_tupled_operand (stablehlo-ext
+// FlattenCustomCallOp, nested operands): a custom call's nested tuple operand becomes its leaves, in
+// order, through the stablehlo.tuple ops that build it (which go once nothing else reads them) and,
+// for a tuple argument, through get_tuple_elements inserted before the call.
+// CHECK: func.func @f(%arg0: tuple<tensor<4xf32>, tensor<i32>>, %arg1: tensor<8xf32>, %arg2: tensor<2xi32>) -> tensor<8xf32> {
+// CHECK:   %arg0_0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<4xf32>
+// CHECK:   %arg0_1 = stablehlo.get_tuple_element %arg0[1] : (tuple<tensor<4xf32>, tensor<i32>>) -> tensor<i32>
+// CHECK:   %2 = stablehlo.custom_call @pack(%arg1, %arg2, %arg0_0, %arg0_1) : (tensor<8xf32>, tensor<2xi32>, tensor<4xf32>, tensor<i32>) -> tensor<8xf32>
+// CHECK:   return %2 : tensor<8xf32>
+// CHECK: }
+func.func @f(%arg0: tuple<tensor<4xf32>, tensor<i32>>, %arg1: tensor<8xf32>, %arg2: tensor<2xi32>) -> tensor<8xf32> {
+  %0 = stablehlo.tuple %arg1, %arg2 : tuple<tensor<8xf32>, tensor<2xi32>>
+  %1 = stablehlo.tuple %0, %arg0 : tuple<tuple<tensor<8xf32>, tensor<2xi32>>, tuple<tensor<4xf32>, tensor<i32>>>
+  %2 = stablehlo.custom_call @pack(%1) : (tuple<tuple<tensor<8xf32>, tensor<2xi32>>, tuple<tensor<4xf32>, tensor<i32>>>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir @custom_call_tupled_result: a nested tuple result
+// becomes one result per leaf; the get_tuple_element chain reads its leaf, and the returned tuple is
+// rebuilt from the leaves after the call (inner tuple first, the alias kept as written).
+// CHECK: !inner = tuple<tensor<2xf32>, tensor<i1>>
+// CHECK: func.func @f(%arg0: tensor<2xf32>) -> (tuple<tensor<2xf32>, !inner>, tensor<i1>) {
+// CHECK:   %0:3 = stablehlo.custom_call @unpack(%arg0) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<i1>)
+// CHECK:   %0_tuple = stablehlo.tuple %0#1, %0#2 : !inner
+// CHECK:   %0_tuple_0 = stablehlo.tuple %0#0, %0_tuple : tuple<tensor<2xf32>, !inner>
+// CHECK:   return %0_tuple_0, %0#2 : tuple<tensor<2xf32>, !inner>, tensor<i1>
+// CHECK: }
+!inner = tuple<tensor<2xf32>, tensor<i1>>
+func.func @f(%arg0: tensor<2xf32>) -> (tuple<tensor<2xf32>, !inner>, tensor<i1>) {
+  %0 = stablehlo.custom_call @unpack(%arg0) : (tensor<2xf32>) -> tuple<tensor<2xf32>, !inner>
+  %1 = stablehlo.get_tuple_element %0[1] : (tuple<tensor<2xf32>, !inner>) -> !inner
+  %2 = stablehlo.get_tuple_element %1[1] : (!inner) -> tensor<i1>
+  return %0, %2 : tuple<tensor<2xf32>, !inner>, tensor<i1>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir @custom_call (the generic form): a generic custom
+// call is flattened in its own form; its get_tuple_element (`{index = 1 : i32}`) reads the leaf,
+// and a custom call reading the whole tuple takes the leaves directly (the tuple upstream rebuilds
+// is folded by TupleIsUnpacked and then dead).
+// CHECK: func.func @f(%arg0: tensor<4x2xf32>) -> tensor<2xf32> {
+// CHECK:   %0:2 = "stablehlo.custom_call"(%arg0) {call_target_name = "split", has_side_effect = true} : (tensor<4x2xf32>) -> (tensor<4xf32>, tensor<2xf32>)
+// CHECK:   %2 = stablehlo.custom_call @consume(%0#0, %0#1) : (tensor<4xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK:   %3 = stablehlo.add %0#1, %2 : tensor<2xf32>
+// CHECK:   return %3 : tensor<2xf32>
+// CHECK: }
+func.func @f(%arg0: tensor<4x2xf32>) -> tensor<2xf32> {
+  %0 = "stablehlo.custom_call"(%arg0) {call_target_name = "split", has_side_effect = true} : (tensor<4x2xf32>) -> tuple<tuple<tensor<4xf32>>, tensor<2xf32>>
+  %1 = "stablehlo.get_tuple_element"(%0) {index = 1 : i32} : (tuple<tuple<tensor<4xf32>>, tensor<2xf32>>) -> tensor<2xf32>
+  %2 = stablehlo.custom_call @consume(%0) : (tuple<tuple<tensor<4xf32>>, tensor<2xf32>>) -> tensor<2xf32>
+  %3 = stablehlo.add %1, %2 : tensor<2xf32>
+  return %3 : tensor<2xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.cpp FlattenCustomCallOp / createTupleValue on the edge
+// cases: a `tuple<>` result leaves the call with no result, and a one-element tuple with a single
+// one; both are returned, so each is rebuilt after its call (the empty one in the generic form).
+// CHECK: func.func @f(%arg0: tensor<2xf32>) -> (tuple<>, tuple<tensor<2xf32>>) {
+// CHECK:   stablehlo.custom_call @g(%arg0) : (tensor<2xf32>) -> ()
+// CHECK:   %0_tuple = "stablehlo.tuple"() : () -> tuple<>
+// CHECK:   %1 = stablehlo.custom_call @h(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:   %1_tuple = stablehlo.tuple %1 : tuple<tensor<2xf32>>
+// CHECK:   return %0_tuple, %1_tuple : tuple<>, tuple<tensor<2xf32>>
+// CHECK: }
+func.func @f(%arg0: tensor<2xf32>) -> (tuple<>, tuple<tensor<2xf32>>) {
+  %0 = stablehlo.custom_call @g(%arg0) : (tensor<2xf32>) -> tuple<>
+  %1 = stablehlo.custom_call @h(%arg0) : (tensor<2xf32>) -> tuple<tensor<2xf32>>
+  return %0, %1 : tuple<>, tuple<tensor<2xf32>>
+}

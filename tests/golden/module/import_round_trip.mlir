@@ -493,3 +493,99 @@ func.func @main(%arg0: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{
   } : (tensor<16x32xf32>) -> tensor<16x32xf32>
   return %0 : tensor<16x32xf32>
 }
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// sdy_round_trip_import_pipeline_sharding_in_frontend_attr.mlir @manual_computation_nested_tuples:
+// stablehlo-ext's canonicalize-from-HLO-import (run before the round-trip imports) flattens the
+// @xla.sdy.GlobalToLocalShape's tuple operand and nested tuple result, and the tuple result of
+// @xla.sdy.LocalToGlobalShape, so the shard_map import sees one value per leaf and raises an
+// sdy.manual_computation with three operands and two results.
+// CHECK: module @tupled {
+// CHECK:   sdy.mesh @mesh = <["y"=2, "z"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<8x4xf32>, %arg2: tensor<8xf32>) -> (tensor<8x4xf32>, tensor<8xf32>) {
+// CHECK:     %7:2 = sdy.manual_computation(%arg0, %arg1, %arg2) in_shardings=[<@mesh, [{"y"}, {}]>, <@mesh, [{"y"}, {}]>, <@mesh, [{"y"}]>] out_shardings=[<@mesh, [{"y"}, {}]>, <@mesh, [{"y"}]>] manual_axes={"y"} (%arg0_0: tensor<4x4xf32>, %arg1_0: tensor<4x4xf32>, %arg2_0: tensor<4xf32>) {
+// CHECK:       %0 = stablehlo.subtract %arg0_0, %arg1_0 : tensor<4x4xf32>
+// CHECK:       sdy.return %0, %arg2_0 : tensor<4x4xf32>, tensor<4xf32>
+// CHECK:     } : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8xf32>) -> (tensor<8x4xf32>, tensor<8xf32>)
+// CHECK:     return %7#0, %7#1 : tensor<8x4xf32>, tensor<8xf32>
+// CHECK:   }
+// CHECK: }
+module @tupled attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22y\22=2, \22z\22=2]>}"}} {
+  func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<8x4xf32>, %arg2: tensor<8xf32>) -> (tensor<8x4xf32>, tensor<8xf32>) {
+    %0 = stablehlo.tuple %arg0, %arg1 : tuple<tensor<8x4xf32>, tensor<8x4xf32>>
+    %1 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%0, %arg2) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22y\22}, {}]>, <@mesh, [{\22y\22}, {}]>, <@mesh, [{\22y\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22y\22}>"}} : (tuple<tensor<8x4xf32>, tensor<8x4xf32>>, tensor<8xf32>) -> tuple<tuple<tensor<4x4xf32>, tensor<4x4xf32>>, tensor<4xf32>>
+    %2 = stablehlo.get_tuple_element %1[0] : (tuple<tuple<tensor<4x4xf32>, tensor<4x4xf32>>, tensor<4xf32>>) -> tuple<tensor<4x4xf32>, tensor<4x4xf32>>
+    %3 = stablehlo.get_tuple_element %2[1] : (tuple<tensor<4x4xf32>, tensor<4x4xf32>>) -> tensor<4x4xf32>
+    %4 = stablehlo.get_tuple_element %2[0] : (tuple<tensor<4x4xf32>, tensor<4x4xf32>>) -> tensor<4x4xf32>
+    %5 = stablehlo.get_tuple_element %1[1] : (tuple<tuple<tensor<4x4xf32>, tensor<4x4xf32>>, tensor<4xf32>>) -> tensor<4xf32>
+    %6:2 = call @xla.sdy.manual_computation_body(%4, %3, %5) : (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>)
+    %7 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%6#0, %6#1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22y\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22y\22}, {}]>, <@mesh, [{\22y\22}]>]>"}} : (tensor<4x4xf32>, tensor<4xf32>) -> tuple<tensor<8x4xf32>, tensor<8xf32>>
+    %8 = stablehlo.get_tuple_element %7[0] : (tuple<tensor<8x4xf32>, tensor<8xf32>>) -> tensor<8x4xf32>
+    %9 = stablehlo.get_tuple_element %7[1] : (tuple<tensor<8x4xf32>, tensor<8xf32>>) -> tensor<8xf32>
+    return %8, %9 : tensor<8x4xf32>, tensor<8xf32>
+  }
+  func.func private @xla.sdy.manual_computation_body(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>, %arg2: tensor<4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
+    %0 = stablehlo.subtract %arg0, %arg1 : tensor<4x4xf32>
+    return %0, %arg2 : tensor<4x4xf32>, tensor<4xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// sdy_round_trip_import_pipeline_sharding_in_frontend_attr.mlir @maximal_sharding_empty_tuple: a
+// Python callback returning `tuple<>` keeps no result once flattened, and keeps its saved maximal
+// sharding. The module's and the call's attribute dictionaries are wrapped after their '{', as the
+// upstream lit tests write them (module_lex::looksLikeDict).
+// CHECK: module @callback {
+// CHECK:   sdy.mesh @maximal_mesh_3 = <[], device_ids=[3]>
+// CHECK:   func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:     stablehlo.custom_call @xla_python_cpu_callback(%arg0) {api_version = 2 : i32, has_side_effect = true, sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_3, []>]>} : (tensor<4xf32>) -> ()
+// CHECK:     return %arg0 : tensor<4xf32>
+// CHECK:   }
+// CHECK: }
+module @callback attributes {mhlo.frontend_attributes = {
+    xla.sdy.meshes = "{maximal_mesh_3 = #sdy.mesh<[], device_ids=[3]>}"
+  }} {
+  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.custom_call @xla_python_cpu_callback(%arg0) {
+      api_version = 2 : i32,
+      has_side_effect = true,
+      mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@maximal_mesh_3, []>]>"},
+      mhlo.sharding = "{{maximal device=3}}"
+    } : (tensor<4xf32>) -> tuple<>
+    return %arg0 : tensor<4xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// The single manual-computation custom call of older snapshots (the 2024
+// sdy_round_trip/shard_map_import.cc ManualComputationPattern: `@local_xla.sdy.ManualComputation`
+// naming its body in `called_computations`). The pinned shard_map_import.cc reads only the
+// GlobalToLocalShape / call / LocalToGlobalShape form, so the call is left as it is, and so is the
+// body it names (docs/module.md "Import").
+// CHECK: module @single_call {
+// CHECK:   sdy.mesh @mesh = <["b"=4]>
+// CHECK:   func.func @main(%arg0: tensor<16x2xf32>) -> tensor<16x2xf32> {
+// CHECK:     %0 = stablehlo.custom_call @local_xla.sdy.ManualComputation(%arg0) {called_computations = [@local_xla.sdy.manual_computation_body_1], mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>"}} : (tensor<16x2xf32>) -> tensor<16x2xf32>
+// CHECK:     return %0 : tensor<16x2xf32>
+// CHECK:   }
+// CHECK:   func.func private @local_xla.sdy.manual_computation_body_1(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+// CHECK:     %0 = stablehlo.negate %arg0 : tensor<4x2xf32>
+// CHECK:     return %0 : tensor<4x2xf32>
+// CHECK:   }
+// CHECK: }
+module @single_call attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22b\22=4]>}"}} {
+  func.func @main(%arg0: tensor<16x2xf32>) -> tensor<16x2xf32> {
+    %0 = stablehlo.custom_call @local_xla.sdy.ManualComputation(%arg0) {called_computations = [@local_xla.sdy.manual_computation_body_1], mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}, {}]>]>"}} : (tensor<16x2xf32>) -> tensor<16x2xf32>
+    return %0 : tensor<16x2xf32>
+  }
+  func.func private @local_xla.sdy.manual_computation_body_1(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+    %0 = stablehlo.negate %arg0 : tensor<4x2xf32>
+    return %0 : tensor<4x2xf32>
+  }
+}
