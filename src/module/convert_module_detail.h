@@ -161,10 +161,11 @@ struct TextOrigin {
   std::string_view raw;  // the attribute, or the string literal with quotes
   size_t base = 0;       // where `raw` starts in the module
   bool literal = false;
+  std::string once = {};  // a doubly escaped literal's first decoding (decodeRoundTripLiteral)
   size_t map(const Error& e) const {
     if (!e.hasOffset()) return base;
     if (!literal) return base + e.offset;
-    return base + module_detail::rawOffsetInLiteral(raw, e.offset);
+    return base + module_detail::rawOffsetInRoundTripLiteral(raw, once, e.offset);
   }
   Error locate(Error e) const {
     e.offset = map(e);
@@ -188,9 +189,10 @@ inline Result<std::vector<std::pair<std::string, sdy::MeshAttr>>> roundTripMeshe
   std::string_view literal = e.value.in(t);
   if (literal.empty() || literal.front() != '"')
     return makeError(ErrorCode::kParse, "expected a string for xla.sdy.meshes", e.value.begin);
-  auto decoded = module_detail::decodeStringLiteral(literal);
+  std::string once;
+  auto decoded = module_detail::decodeRoundTripLiteral(literal, &once);
   if (!decoded) return decoded.error().shifted(e.value.begin);
-  TextOrigin origin{literal, e.value.begin, true};
+  TextOrigin origin{literal, e.value.begin, true, std::move(once)};
   auto parts = module_detail::splitMeshDict(*decoded);
   if (!parts) return origin.locate(parts.error());
   std::vector<std::pair<std::string, sdy::MeshAttr>> out;

@@ -189,9 +189,10 @@ class ExportRewrite : public module_detail::ScanVisitor {
       std::string_view literal = roundTrip->value.in(t_);
       if (literal.empty() || literal.front() != '"')
         return makeError(ErrorCode::kParse, "expected a string for xla.sdy.sharding", roundTrip->value.begin);
-      auto decoded = module_detail::decodeStringLiteral(literal);
+      std::string once;
+      auto decoded = module_detail::decodeRoundTripLiteral(literal, &once);
       if (!decoded) return decoded.error().shifted(roundTrip->value.begin);
-      TextOrigin origin{literal, roundTrip->value.begin, true};
+      TextOrigin origin{literal, roundTrip->value.begin, true, std::move(once)};
       SB_ASSIGN_OR_RETURN(const std::string* encoded, exportText(origin, *decoded, perValue, vd, manual));
       const std::string& value = *encoded;
       if (mhloEntry) {

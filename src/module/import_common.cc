@@ -23,16 +23,9 @@ Result<std::string> roundTripString(std::string_view t, TextSpan value) {
   std::string_view literal = value.in(t);
   if (literal.empty() || literal.front() != '"')
     return makeError(ErrorCode::kParse, "expected a string attribute", value.begin);
-  auto once = module_detail::decodeStringLiteral(literal);
-  if (!once) return once.error().shifted(value.begin);
-  if (once->find("\\\"") == std::string::npos) return std::move(*once);
-  // Doubly escaped: every quote of the attribute text is `\"` after the
-  // first decoding.
-  auto twice = module_detail::decodeStringLiteral("\"" + *once + "\"");
-  if (!twice)
-    return makeError(ErrorCode::kParse, "a doubly escaped string whose second decoding fails: " + twice.error().message,
-                     value.begin);
-  return std::move(*twice);
+  auto decoded = module_detail::decodeRoundTripLiteral(literal);
+  if (!decoded) return decoded.error().shifted(value.begin);
+  return std::move(*decoded);
 }
 
 void removeFrontendKeys(std::string_view t, const Frontend& f, DictEditor& outer,

@@ -355,6 +355,28 @@ size_t rawOffsetInLiteral(std::string_view literal, size_t decodedOffset) {
   return i;
 }
 
+Result<std::string> decodeRoundTripLiteral(std::string_view literal, std::string* once) {
+  if (once) once->clear();
+  SB_ASSIGN_OR_RETURN(std::string first, decodeStringLiteral(literal));
+  if (first.find("\\\"") == std::string::npos) return first;
+  auto twice = decodeStringLiteral("\"" + first + "\"");
+  if (!twice) {
+    Error e = twice.error();
+    e.message = "a doubly escaped string whose second decoding fails: " + e.message;
+    e.offset = e.hasOffset() && e.offset > 0 ? rawOffsetInLiteral(literal, e.offset - 1) : 0;
+    return e;
+  }
+  if (once) *once = std::move(first);
+  return std::move(*twice);
+}
+
+size_t rawOffsetInRoundTripLiteral(std::string_view literal, const std::string& once, size_t decodedOffset) {
+  if (once.empty()) return rawOffsetInLiteral(literal, decodedOffset);
+  std::string quoted = "\"" + once + "\"";
+  size_t inOnce = rawOffsetInLiteral(quoted, decodedOffset);
+  return rawOffsetInLiteral(literal, inOnce > 0 ? inOnce - 1 : 0);
+}
+
 std::string encodeStringLiteral(std::string_view value) {
   static const char* kHex = "0123456789ABCDEF";
   std::string out;

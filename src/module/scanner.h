@@ -153,6 +153,16 @@ Result<ScanSummary> scanText(std::string_view text, ScanVisitor& visitor);
 Result<std::string> decodeStringLiteral(std::string_view literal);
 // The offset in `literal` of byte `decodedOffset` of its decoded value.
 size_t rawOffsetInLiteral(std::string_view literal, size_t decodedOffset);
+// A round-trip string attribute (`xla.sdy.sharding`, `xla.sdy.meshes`, ...):
+// decoded once, and once more when it is doubly escaped (every quote of the
+// attribute text is `\"` after the first decoding, as JAX's exports of early
+// 2025 wrote them; upstream's round-trip import reads both). `once`, when
+// given, receives the first decoding if a second one was made (else it is
+// cleared). Errors (kParse) are located in `literal`.
+Result<std::string> decodeRoundTripLiteral(std::string_view literal, std::string* once = nullptr);
+// rawOffsetInLiteral through both decodings of decodeRoundTripLiteral
+// (`once` as it returned it; empty for a singly escaped literal).
+size_t rawOffsetInRoundTripLiteral(std::string_view literal, const std::string& once, size_t decodedOffset);
 // `value` as an MLIR string literal, quotes included, escaped as MLIR's
 // printer does: `"` as \22, `\` as \\, other non-printable bytes as \XX.
 std::string encodeStringLiteral(std::string_view value);

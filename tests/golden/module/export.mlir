@@ -170,6 +170,39 @@ module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.me
 // CMD: convert
 // ARGS: --to hlo
 // INPUT: file
+// The round-trip form doubly escaped (`\\\22` for each quote), as JAX's
+// back-compat suite keeps it (jax/_src/internal_test_util/export_back_compat_test_data/
+// shardy_sharding_ops_with_different_meshes.py, 2025-02-12): read as upstream's
+// round-trip import reads it (docs/module.md "Import", doubly escaped strings).
+// CHECK: module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\\\22x\\\22=2, \\\22y\\\22=2]>}"}} {
+// CHECK:   func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\\22x\\\22}, {}]>"}, mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"}) -> tensor<8x8xf32> {
+// CHECK:     return %arg0 : tensor<8x8xf32>
+// CHECK:   }
+// CHECK: }
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\\\22x\\\22=2, \\\22y\\\22=2]>}"}} {
+  func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\\22x\\\22}, {}]>"}}) -> tensor<8x8xf32> {
+    return %arg0 : tensor<8x8xf32>
+  }
+}
+
+// -----
+// CMD: convert
+// ARGS: --to hlo
+// INPUT: file
+// A malformed doubly escaped sharding: located at the byte of the input the
+// error is at, through both decodings (here the `{` after `x`).
+// expected-error {{expected quoted axis name or '?' in dimension sharding, got '{'}}
+// expected-error-at {{2:127}}
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\\\22x\\\22=2, \\\22y\\\22=2]>}"}} {
+  func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\\22x\\\22, {}]>"}}) -> tensor<8x8xf32> {
+    return %arg0 : tensor<8x8xf32>
+  }
+}
+
+// -----
+// CMD: convert
+// ARGS: --to hlo
+// INPUT: file
 // A sharding that does not match the rank of its argument's type: the
 // verifier's message (docs/upstream.md § Shardy verifier), at the first superfluous dim.
 // expected-error {{sharding doesn't match tensor rank: 2 != 1}}
