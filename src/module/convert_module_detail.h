@@ -142,11 +142,51 @@ inline Span lineOf(std::string_view t, Span s) {
   return {b, e < t.size() ? e + 1 : e};
 }
 
-inline std::optional<std::vector<MlirType>> parseTypes(std::string_view t, const ValueDict& vd) {
+// Type aliases by name (`!t`, with its '!') -> definition.
+using TypeAliases = std::map<std::string, std::string, std::less<>>;
+
+// `given`, then every `!name = definition` that starts a line of `text`
+// (the top-level alias definitions; a later one of a name wins, as the last
+// definition is the one MLIR would reject anyway).
+inline TypeAliases collectTypeAliases(std::string_view text,
+                                      const std::vector<std::pair<std::string, std::string>>& given) {
+  TypeAliases out(given.begin(), given.end());
+  for (size_t p = 0; p < text.size();) {
+    size_t eol = text.find('\n', p);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(p, eol - p);
+    if (line.starts_with('!')) {
+      size_t eq = line.find('=');
+      if (eq != std::string_view::npos) {
+        std::string_view name = line.substr(0, eq), def = line.substr(eq + 1);
+        while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
+        while (!def.empty() && (def.front() == ' ' || def.front() == '\t')) def.remove_prefix(1);
+        while (!def.empty() && (def.back() == ' ' || def.back() == '\t' || def.back() == '\r')) def.remove_suffix(1);
+        if (name.size() > 1 && !def.empty()) out[std::string(name)] = std::string(def);
+      }
+    }
+    p = eol + 1;
+  }
+  return out;
+}
+
+// `type` with aliases replaced by their definitions (a chain of aliases
+// followed a bounded number of steps).
+inline std::string_view resolveTypeAlias(std::string_view type, const TypeAliases& aliases) {
+  for (int step = 0; step < 16 && type.starts_with('!'); ++step) {
+    auto it = aliases.find(type);
+    if (it == aliases.end()) break;
+    type = it->second;
+  }
+  return type;
+}
+
+inline std::optional<std::vector<MlirType>> parseTypes(std::string_view t, const ValueDict& vd,
+                                                       const TypeAliases& aliases) {
   if (!vd.typesKnown) return std::nullopt;
   std::vector<MlirType> types;
   for (const Span& s : vd.types) {
-    auto type = parseMlirType(s.in(t));
+    auto type = parseMlirType(resolveTypeAlias(s.in(t), aliases));
     // A type this reader does not know is not checked rather than rejected.
     if (!type) return std::nullopt;
     types.push_back(std::move(*type));

@@ -7,6 +7,7 @@ namespace {
 using namespace convert_detail;
 
 struct ExportState {
+  TypeAliases aliases;  // the file's `!t = ...` definitions
   std::map<std::string, sdy::MeshAttr, std::less<>> meshes;
   std::map<std::string, Span, std::less<>> meshOps;  // name -> statement
   std::set<std::string, std::less<>> keep;
@@ -244,7 +245,7 @@ class ExportRewrite : public module_detail::ScanVisitor {
 
     std::span<const std::string> axes;
     if (manual) axes = manual->axes;
-    std::optional<std::vector<MlirType>> types = parseTypes(t_, vd);
+    std::optional<std::vector<MlirType>> types = parseTypes(t_, vd, st_.aliases);
     sdy::SourceMap where;
     sdy::VerifyOptions verify;
     verify.locations = &where;
@@ -296,6 +297,7 @@ class ExportRewrite : public module_detail::ScanVisitor {
 Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOptions& options) {
   sdy::Context ctx;
   ExportState state;
+  state.aliases = collectTypeAliases(text, options.typeAliases);
   ExportCollect collect(text, ctx, state, options.readRoundTrip);
   SB_TRY(module_detail::scanText(text, collect));
   Emitter out(text);

@@ -14,6 +14,7 @@ Result<hlo::HloSharding> parseMhloSharding(const std::string& decoded, const Tex
 }
 
 struct ImportState {
+  TypeAliases aliases;  // the file's `!t = ...` definitions
   std::vector<hlo::HloSharding> shardings;             // distinct, first-seen order
   std::unordered_map<std::string, int> index;           // decoded text -> shardings index
   std::unordered_map<std::string_view, int> rawIndex;   // string literal (a view of the input) -> index
@@ -181,7 +182,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
 
   Result<std::string> canonicalSdy(const TextOrigin& origin, const std::string& text, bool perValue,
                                    const ValueDict& vd) {
-    std::optional<std::vector<MlirType>> types = parseTypes(t_, vd);
+    std::optional<std::vector<MlirType>> types = parseTypes(t_, vd, st_.aliases);
     sdy::SourceMap where;
     sdy::VerifyOptions verify;
     verify.locations = &where;
@@ -216,7 +217,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
 
     const hlo::HloSharding& s = st_.shardings[static_cast<size_t>(index)];
     std::vector<const hlo::HloSharding*> leaves = hlo::leavesOf(s);
-    std::optional<std::vector<MlirType>> types = parseTypes(t_, vd);
+    std::optional<std::vector<MlirType>> types = parseTypes(t_, vd, st_.aliases);
     std::vector<int64_t> ranks;
     auto rankOf = [](const MlirType& type, const hlo::HloSharding& leaf) -> int64_t {
       if (type.kind == MlirType::Kind::kRankedTensor) return type.rank();
@@ -308,6 +309,7 @@ std::pair<size_t, std::string> insertion(std::string_view t, const ScanSummary& 
 Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOptions& options) {
   sdy::Context ctx;
   ImportState state;
+  state.aliases = collectTypeAliases(text, options.typeAliases);
   ImportCollect collect(text, ctx, state);
   SB_ASSIGN_OR_RETURN(ScanSummary summary, module_detail::scanText(text, collect));
 

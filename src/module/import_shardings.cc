@@ -114,6 +114,7 @@ Status runImportShardings(PassContext& ctx) {
   // existing mesh of the same name is worked around (docs/module.md "Import").
   options.maximalMeshNames = true;
   options.renameOnClash = true;
+  options.typeAliases = typeAliasesOf(ctx.tree);
   const OpTree& tree = ctx.tree;
   std::set<std::string_view> inside;
   if (ctx.text().find("manual") != std::string_view::npos) inside = calledFromBodies(tree);

@@ -61,6 +61,10 @@ Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-canonical
 // module): that of its first op, else two blanks (none at top level).
 std::string_view moduleIndent(const OpTree& tree, int module);
 
+// The file's top-level type aliases (`!t = tensor<8xf32>`) as name -> definition,
+// for ExportModuleOptions / ImportModuleOptions::typeAliases.
+std::vector<std::pair<std::string, std::string>> typeAliasesOf(const OpTree& tree);
+
 // The ops of `tree` inside function `func` (any depth), in text order.
 std::vector<int> opsInside(const OpTree& tree, int func);
 

@@ -495,9 +495,11 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       return e;
     }
     if (rw.empty()) continue;
+    // The edits own their text, so the tree can go before the new text is
+    // built (the two are the largest things held at once).
+    tree.reset();
     OffsetMap map;
     SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
-    tree.reset();
     out.text = std::move(next);
     maps.push_back(std::move(map));
   }

@@ -253,7 +253,7 @@ TEST(ExportPipelineFinding, CommentBeforeTheFirstOpOfABodyIsKept) {
 // checked as a non-shaped type, so a rank-2 sharding on it is refused
 // ("non-shaped tensors can only have a sharding with rank 0 ..."), where
 // MLIR resolves the alias and exports it.
-TEST(ExportPipelineFinding, DISABLED_TypeAliasArgumentIsATensor) {
+TEST(ExportPipelineFinding, TypeAliasArgumentIsATensor) {
   constexpr std::string_view kIn =
       "!t = tensor<8x8xf32>\n"
       "sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"
@@ -266,6 +266,31 @@ TEST(ExportPipelineFinding, DISABLED_TypeAliasArgumentIsATensor) {
             "!t = tensor<8x8xf32>\n"
             "func.func @f(%arg0: !t {mhlo.sharding = \"{devices=[2,2]<=[4]}\"}) -> !t {\n"
             "  return %arg0 : !t\n"
+            "}\n");
+}
+
+// The same with the alias outside an explicit module: export-shardings
+// converts the module's text, and the file's aliases are passed along
+// (module/pass.h typeAliasesOf). A chain of aliases resolves too.
+TEST(ExportPipelineFinding, TypeAliasOutsideTheModuleIsATensor) {
+  constexpr std::string_view kIn =
+      "!u = tensor<8x8xf32>\n"
+      "!t = !u\n"
+      "module {\n"
+      "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"
+      "  func.func @f(%arg0: !t {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}) -> !t {\n"
+      "    return %arg0 : !t\n"
+      "  }\n"
+      "}\n";
+  auto out = runExport(kIn);
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_EQ(out->text,
+            "!u = tensor<8x8xf32>\n"
+            "!t = !u\n"
+            "module {\n"
+            "  func.func @f(%arg0: !t {mhlo.sharding = \"{devices=[2,1,2]<=[4] last_tile_dim_replicate}\"}) -> !t {\n"
+            "    return %arg0 : !t\n"
+            "  }\n"
             "}\n");
 }
 

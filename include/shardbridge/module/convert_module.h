@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "shardbridge/base/result.h"
@@ -30,6 +31,11 @@ struct ExportModuleOptions {
   // upstream's export-shardings at the end of the round-trip export, where
   // the round-trip strings are the pipeline's own output.
   bool readRoundTrip = true;
+  // The file's top-level type aliases (`!t = tensor<8x8xf32>`): name with
+  // its '!' -> definition. A value typed `!t` is checked and converted as
+  // its definition. Aliases defined at the start of a line of `text` itself
+  // are read too; these are for a module given without its file's aliases.
+  std::vector<std::pair<std::string, std::string>> typeAliases;
 };
 
 struct ImportModuleOptions {
@@ -44,6 +50,11 @@ struct ImportModuleOptions {
   // inferred one is used when identical, else named NAME_1, NAME_2, ...
   // (the first free), as `shardbridge list` does; off: an error.
   bool renameOnClash = false;
+  // The file's top-level type aliases (`!t = tensor<8x8xf32>`): name with
+  // its '!' -> definition. A value typed `!t` is checked and converted as
+  // its definition. Aliases defined at the start of a line of `text` itself
+  // are read too; these are for a module given without its file's aliases.
+  std::vector<std::pair<std::string, std::string>> typeAliases;
 };
 
 // Something converted but worth telling: an op left in sdy form.
