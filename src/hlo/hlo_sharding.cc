@@ -78,6 +78,34 @@ bool groupMinorIotaDimsSorted(std::span<const int64_t> dims, std::span<const int
   return true;
 }
 
+// Whether groupMinorIotaDimsSorted would give back the canonical iota
+// (`dims`, `perm`) unchanged, decided without building anything. It takes
+// the same steps: whole reshape dims from the perm's minor end while they
+// divide the group, then, if the group is not yet covered, the minor part of
+// the next dim. Its sort leaves the perm as it is exactly when the perm
+// entries of those dims ascend; the split dim's two halves are then
+// neighbours in the perm, which canonicalisation fuses back (as it drops a
+// minor half of size 1), and the input was canonical.
+bool groupIsSortedMinorDims(std::span<const int64_t> dims, std::span<const int> perm,
+                            int64_t groupSize) {
+  size_t i = perm.size();
+  while (i > 0) {
+    const int64_t size = dims[static_cast<size_t>(perm[i - 1])];
+    if (size > groupSize) break;
+    if (groupSize % size != 0) return false;
+    groupSize /= size;
+    --i;
+  }
+  if (groupSize > 1) {
+    if (i == 0 || dims[static_cast<size_t>(perm[i - 1])] % groupSize != 0) return false;
+    --i;
+  }
+  for (size_t j = i + 1; j < perm.size(); ++j) {
+    if (perm[j - 1] > perm[j]) return false;
+  }
+  return true;
+}
+
 // Position of each type in XLA's subgroup order (MAXIMAL, TUPLE, OTHER,
 // MANUAL, UNREDUCED, REPLICATED, UNKNOWN).
 constexpr std::array<OpShardingType, 7> kOrderedTypes = {
@@ -217,10 +245,14 @@ Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
       result->metadata_ = std::move(md);
       return result;
     };
-    // An iota's minor dim is already ascending when it is one reshape dim.
+    // The replication groups are already sorted when they are whole minor
+    // dims of the transposed reshape with ascending perm entries (one dim
+    // included): regrouping below would give back this very iota, so it is
+    // not built (its canonicalisation and comparison were half the V2 row
+    // of BM_FromProto, docs/performance.md).
     const auto reshape = iota->reshapeDims();
     const auto perm = iota->transposePerm();
-    if (reshape[static_cast<size_t>(perm.back())] == group) return keepTiles();
+    if (groupIsSortedMinorDims(reshape, perm, group)) return keepTiles();
     thread_local std::vector<int64_t> newReshape;  // reused: no allocation per call
     thread_local std::vector<int> newPerm;
     if (groupMinorIotaDimsSorted(reshape, perm, group, newReshape, newPerm)) {
