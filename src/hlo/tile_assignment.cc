@@ -532,6 +532,10 @@ std::string IotaTileAssignment::toString() const {
 // An iota's list lives in `iotaDevices`, allocated without the zero fill a
 // std::vector would do first (the fill writes every element anyway).
 struct TileAssignment::Impl {
+  // User-provided, so make_shared does not zero the ~570 bytes first (value
+  // initialisation of a class without one does); every member has its own
+  // initialiser.
+  Impl() {}
   std::optional<IotaTileAssignment> iota;
   std::vector<int64_t> dims;  // explicit arrays only
   std::vector<int64_t> devices;  // explicit arrays only
