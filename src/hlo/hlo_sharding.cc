@@ -1,5 +1,7 @@
-// HloSharding: factories with XLA's normalisation, predicates, equality and
-// the printer. Validation and tile geometry live in sharding_geometry.cc.
+// HloSharding: factories with XLA's normalisation, and equality. The
+// predicates and queries are in hlo_sharding_queries.cc, the printer in
+// hlo_sharding_print.cc, validation and tile geometry in
+// sharding_geometry.cc.
 #include "shardbridge/hlo/hlo_sharding.h"
 
 #include "shardbridge/hlo/named_sharding.h"
@@ -78,28 +80,40 @@ bool groupMinorIotaDimsSorted(std::span<const int64_t> dims, std::span<const int
   return true;
 }
 
+// Whether groupMinorIotaDimsSorted would give back the canonical iota
+// (`dims`, `perm`) unchanged, decided without building anything. It takes
+// the same steps: whole reshape dims from the perm's minor end while they
+// divide the group, then, if the group is not yet covered, the minor part of
+// the next dim. Its sort leaves the perm as it is exactly when the perm
+// entries of those dims ascend; the split dim's two halves are then
+// neighbours in the perm, which canonicalisation fuses back (as it drops a
+// minor half of size 1), and the input was canonical.
+bool groupIsSortedMinorDims(std::span<const int64_t> dims, std::span<const int> perm,
+                            int64_t groupSize) {
+  size_t i = perm.size();
+  while (i > 0) {
+    const int64_t size = dims[static_cast<size_t>(perm[i - 1])];
+    if (size > groupSize) break;
+    if (groupSize % size != 0) return false;
+    groupSize /= size;
+    --i;
+  }
+  if (groupSize > 1) {
+    if (i == 0 || dims[static_cast<size_t>(perm[i - 1])] % groupSize != 0) return false;
+    --i;
+  }
+  for (size_t j = i + 1; j < perm.size(); ++j) {
+    if (perm[j - 1] > perm[j]) return false;
+  }
+  return true;
+}
+
 // Position of each type in XLA's subgroup order (MAXIMAL, TUPLE, OTHER,
 // MANUAL, UNREDUCED, REPLICATED, UNKNOWN).
 constexpr std::array<OpShardingType, 7> kOrderedTypes = {
     OpShardingType::kMaximal,   OpShardingType::kTuple,      OpShardingType::kOther,
     OpShardingType::kManual,    OpShardingType::kUnreduced,  OpShardingType::kReplicated,
     OpShardingType::kUnknown};
-
-void printMetadataSuffix(const std::vector<OpMetadata>& md, std::string& out) {
-  if (md.empty()) return;
-  out += " metadata={";
-  if (md.size() == 1) {
-    printOpMetadata(md.front(), out);
-  } else {
-    for (size_t i = 0; i < md.size(); ++i) {
-      if (i) out += ", ";
-      out += '{';
-      printOpMetadata(md[i], out);
-      out += '}';
-    }
-  }
-  out += '}';
-}
 
 }  // namespace
 
@@ -113,22 +127,6 @@ std::vector<const HloSharding*> leavesOf(const HloSharding& sharding) {
     leaves.push_back(&sharding);
   }
   return leaves;
-}
-
-const char* subgroupTypeName(OpShardingType type) {
-  switch (type) {
-    case OpShardingType::kManual: return "manual";
-    case OpShardingType::kMaximal: return "maximal";
-    case OpShardingType::kReplicated: return "replicated";
-    case OpShardingType::kUnreduced: return "unreduced";
-    default: return "error_type.";
-  }
-}
-
-std::string ShardGroup::toString() const {
-  if (shardLike) return "shard_like " + std::to_string(id);
-  if (shardAs) return "shard_as " + std::to_string(id);
-  return "";
 }
 
 // ---------------------------------------------------------------------------
@@ -217,10 +215,14 @@ Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
       result->metadata_ = std::move(md);
       return result;
     };
-    // An iota's minor dim is already ascending when it is one reshape dim.
+    // The replication groups are already sorted when they are whole minor
+    // dims of the transposed reshape with ascending perm entries (one dim
+    // included): regrouping below would give back this very iota, so it is
+    // not built (its canonicalisation and comparison were half the V2 row
+    // of BM_FromProto, docs/performance.md).
     const auto reshape = iota->reshapeDims();
     const auto perm = iota->transposePerm();
-    if (reshape[static_cast<size_t>(perm.back())] == group) return keepTiles();
+    if (groupIsSortedMinorDims(reshape, perm, group)) return keepTiles();
     thread_local std::vector<int64_t> newReshape;  // reused: no allocation per call
     thread_local std::vector<int> newPerm;
     if (groupMinorIotaDimsSorted(reshape, perm, group, newReshape, newPerm)) {
@@ -427,198 +429,6 @@ HloSharding HloSharding::withoutMetadata() const {
   return s;
 }
 
-// ---------------------------------------------------------------------------
-// Predicates
-
-namespace {
-// Applies `pred` to every leaf; a V3 leaf is judged by its V2 conversion
-// (false when that cannot be built).
-template <typename Pred>
-bool allLeaves(const HloSharding& s, Pred pred) {
-  auto test = [&](const HloSharding& leaf) {
-    if (!leaf.isNamed()) return pred(leaf);
-    Result<HloSharding> v2 = toV2Sharding(leaf);
-    return v2.has_value() && pred(*v2);
-  };
-  if (!s.isTuple()) return test(s);
-  const auto& leaves = s.tupleElements();
-  return std::all_of(leaves.begin(), leaves.end(), test);
-}
-}  // namespace
-
-bool HloSharding::isReplicated() const {
-  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kReplicated; });
-}
-bool HloSharding::isManual() const {
-  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kManual; });
-}
-bool HloSharding::isUnknown() const {
-  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kUnknown; });
-}
-bool HloSharding::isUnreduced() const {
-  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kUnreduced; });
-}
-bool HloSharding::isSingleDevice() const {
-  return allLeaves(*this, [](const HloSharding& s) { return s.kind_ == Kind::kSingleDevice; });
-}
-bool HloSharding::isTileMaximal() const {
-  return allLeaves(*this, [](const HloSharding& s) {
-    return s.kind_ == Kind::kReplicated || s.kind_ == Kind::kSingleDevice;
-  });
-}
-bool HloSharding::isTiled() const {
-  return !isTileMaximal() && !isManual() && !isUnknown() && !isUnreduced();
-}
-
-bool HloSharding::isManualSubgroup() const {
-  return allLeaves(*this, [](const HloSharding& s) {
-    const auto& t = s.subgroupTypes_;
-    return std::find(t.begin(), t.end(), OpShardingType::kManual) != t.end();
-  });
-}
-bool HloSharding::isUnreducedSubgroup() const {
-  return allLeaves(*this, [](const HloSharding& s) {
-    const auto& t = s.subgroupTypes_;
-    return std::find(t.begin(), t.end(), OpShardingType::kUnreduced) != t.end();
-  });
-}
-bool HloSharding::hasPartialReplication() const {
-  return allLeaves(*this, [](const HloSharding& s) {
-    const auto& t = s.subgroupTypes_;
-    return s.replicateOnLastTileDim_ ||
-           std::find(t.begin(), t.end(), OpShardingType::kReplicated) != t.end();
-  });
-}
-
-bool HloSharding::isShardGroup() const {
-  if (!isTuple()) return shardGroup_.isShardGroup();
-  return !tupleElements_.empty() &&
-         allLeaves(*this, [](const HloSharding& s) { return s.shardGroup_.isShardGroup(); });
-}
-bool HloSharding::isShardAs() const {
-  if (!isTuple()) return shardGroup_.isShardGroup() && shardGroup_.shardAs;
-  return !tupleElements_.empty() && allLeaves(*this, [](const HloSharding& s) {
-           return s.shardGroup_.isShardGroup() && s.shardGroup_.shardAs;
-         });
-}
-bool HloSharding::isShardLike() const {
-  if (!isTuple()) return shardGroup_.isShardGroup() && shardGroup_.shardLike;
-  return !tupleElements_.empty() && allLeaves(*this, [](const HloSharding& s) {
-           return s.shardGroup_.isShardGroup() && s.shardGroup_.shardLike;
-         });
-}
-
-int64_t HloSharding::tiledDataRank() const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->tiledDataRank() : 0;
-  }
-  if (kind_ != Kind::kTiled) return 0;
-  return tileAssignment_.numDimensions() - (replicateOnLastTileDim_ ? 1 : 0) -
-         static_cast<int64_t>(subgroupTypes_.size());
-}
-
-std::optional<int64_t> HloSharding::numTiles() const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->numTiles() : std::nullopt;
-  }
-  if (kind_ == Kind::kReplicated || kind_ == Kind::kSingleDevice) return 1;
-  if (kind_ != Kind::kTiled) return std::nullopt;
-  return product(tileAssignment_.dimensions().first(static_cast<size_t>(tiledDataRank())));
-}
-
-int64_t HloSharding::totalNumTiles() const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->totalNumTiles() : 0;
-  } return tileAssignment_.numElements(); }
-
-int64_t HloSharding::subgroupReplicationDim() const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->subgroupReplicationDim() : -1;
-  }
-  if (kind_ != Kind::kTiled) return -1;
-  if (replicateOnLastTileDim_) return tileAssignment_.numDimensions() - 1;
-  const auto& t = subgroupTypes_;
-  auto it = std::find(t.begin(), t.end(), OpShardingType::kReplicated);
-  if (it == t.end()) return -1;
-  return tileAssignment_.numDimensions() - static_cast<int64_t>(t.size()) + (it - t.begin());
-}
-
-int64_t HloSharding::subgroupManualDim() const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->subgroupManualDim() : -1;
-  }
-  const auto& t = subgroupTypes_;
-  auto it = std::find(t.begin(), t.end(), OpShardingType::kManual);
-  if (kind_ != Kind::kTiled || it == t.end()) return -1;
-  return tileAssignment_.numDimensions() - static_cast<int64_t>(t.size()) + (it - t.begin());
-}
-
-int64_t HloSharding::subgroupUnreducedDim() const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->subgroupUnreducedDim() : -1;
-  }
-  const auto& t = subgroupTypes_;
-  auto it = std::find(t.begin(), t.end(), OpShardingType::kUnreduced);
-  if (kind_ != Kind::kTiled || it == t.end()) return -1;
-  return tileAssignment_.numDimensions() - static_cast<int64_t>(t.size()) + (it - t.begin());
-}
-
-int64_t HloSharding::replicationFactor() const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->replicationFactor() : 1;
-  }
-  const int64_t dim = subgroupReplicationDim();
-  return dim < 0 ? 1 : tileAssignment_.dim(dim);
-}
-
-int64_t HloSharding::dimension(int64_t i) const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->dimension(i) : 1;
-  }
-  if (kind_ != Kind::kTiled || i < 0 || i >= tileAssignment_.numDimensions()) return 1;
-  return tileAssignment_.dim(i);
-}
-
-std::optional<int64_t> HloSharding::uniqueDevice() const {
-  if (isTuple()) {
-    if (tupleElements_.empty()) return std::nullopt;
-    std::optional<int64_t> unique;
-    for (const auto& e : tupleElements_) {
-      auto d = e.uniqueDevice();
-      if (!d || (unique && *d != *unique)) return std::nullopt;
-      unique = d;
-    }
-    return unique;
-  }
-  if (kind_ == Kind::kNamed) {
-    return named_->isMaximal() ? std::optional<int64_t>(named_->mesh().deviceAssignment().first())
-                               : std::nullopt;
-  }
-  if (kind_ == Kind::kSingleDevice) return tileAssignment_.first();
-  return std::nullopt;
-}
-
-bool HloSharding::usesDevice(int64_t device) const {
-  if (kind_ == Kind::kNamed) {
-    Result<HloSharding> v2 = toV2Sharding(*this);
-    return v2 ? v2->usesDevice(device) : false;
-  }
-  if (isTuple()) {
-    return std::any_of(tupleElements_.begin(), tupleElements_.end(),
-                       [&](const HloSharding& e) { return e.usesDevice(device); });
-  }
-  if (kind_ == Kind::kReplicated || kind_ == Kind::kManual) return true;
-  return tileAssignment_.usesDevice(device);
-}
-
 bool operator==(const HloSharding& a, const HloSharding& b) {
   using Kind = HloSharding::Kind;
   // docs/upstream.md § HloSharding semantics: V3 vs V3 is NamedSharding's equality; V3 vs V2 compares the
@@ -636,70 +446,6 @@ bool operator==(const HloSharding& a, const HloSharding& b) {
   return a.kind_ == b.kind_ && a.replicateOnLastTileDim_ == b.replicateOnLastTileDim_ &&
          a.subgroupTypes_ == b.subgroupTypes_ && a.shardGroup_ == b.shardGroup_ &&
          a.tupleElements_ == b.tupleElements_ && a.tileAssignment_ == b.tileAssignment_;
-}
-
-// ---------------------------------------------------------------------------
-// Printing (XLA's HloSharding::Print)
-
-void HloSharding::print(std::string& out, bool includeMetadata) const {
-  if (isTuple()) {
-    out += '{';
-    for (size_t i = 0; i < tupleElements_.size(); ++i) {
-      if (i != 0) {
-        out += ", ";
-        if (i % 5 == 0) {
-          out += "/*index=";
-          out += std::to_string(i);
-          out += "*/";
-        }
-      }
-      tupleElements_[i].print(out, includeMetadata);
-    }
-    out += '}';
-    return;
-  }
-  if (kind_ == Kind::kNamed) {
-    named_->print(out, includeMetadata);
-    return;
-  }
-  auto suffix = [&] {
-    if (shardGroup_.shardLike || shardGroup_.shardAs) {
-      out += ' ';
-      out += shardGroup_.toString();
-    }
-    if (includeMetadata) printMetadataSuffix(metadata_, out);
-    out += '}';
-  };
-  switch (kind_) {
-    case Kind::kReplicated: out += "{replicated"; return suffix();
-    case Kind::kManual: out += "{manual"; return suffix();
-    case Kind::kUnknown: out += "{unknown"; return suffix();
-    case Kind::kUnreduced: out += "{unreduced"; return suffix();
-    case Kind::kSingleDevice:
-      out += "{maximal device=";
-      out += std::to_string(tileAssignment_.first());
-      return suffix();
-    default: break;
-  }
-  out += '{';
-  tileAssignment_.print(out);
-  if (replicateOnLastTileDim_) out += " last_tile_dim_replicate";
-  if (!subgroupTypes_.empty()) {
-    out += " last_tile_dims={";
-    for (size_t i = 0; i < subgroupTypes_.size(); ++i) {
-      if (i) out += ", ";
-      out += subgroupTypeName(subgroupTypes_[i]);
-    }
-    out += '}';
-  }
-  suffix();
-}
-
-std::string HloSharding::toString(bool includeMetadata) const {
-  std::string out;
-  out.reserve(128);
-  print(out, includeMetadata);
-  return out;
 }
 
 }  // namespace shardbridge::hlo

@@ -96,15 +96,49 @@ Result<HloSharding> plainIotaFromProto(const wire::OpSharding& proto) {
   return HloSharding::tile(std::move(*tiles));
 }
 
+// Any other iota (`{devices=[...]<=[...]T(...)}`, with or without
+// replicate_on_last_tile_dim) with no metadata, subgroup types or device
+// list, and a reshape that is not all ones (step 8's {replicated}). For it,
+// steps 7, 9 and 10 accept exactly what TileAssignment::iota accepts, so
+// simpleIotaFromProto calls that first; when it refuses, the ladder runs
+// for its exact error.
+bool isSimpleIota(const wire::OpSharding& proto) {
+  if (proto.type() != wire::OpSharding::OTHER || proto.iota_reshape_dims_size() == 0 ||
+      proto.metadata_size() != 0 || proto.last_tile_dims_size() != 0 ||
+      proto.tile_assignment_devices_size() != 0 || proto.tile_assignment_dimensions_size() == 0) {
+    return false;
+  }
+  for (int64_t d : proto.iota_reshape_dims()) {
+    if (d != 1) return true;
+  }
+  return false;
+}
+
 // fromProtoAt without step 13 (the shard group). Every return is a prvalue,
 // so the sharding is built in the caller's Result (no moves on the way out).
 Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
                                        const ProtoParseOptions& options, size_t depth) {
   // 1. V3: XLA looks at nothing else when named_sharding is present.
   if (proto.has_named_sharding()) return namedShardingFromProto(proto.named_sharding());
-  // Steps 2-11 for the plain iota (no shard group either), before any of
+  // Steps 2-12 for the plain iota (no shard group either) and for the other
+  // iotas with nothing beside them but the replication flag, before any of
   // their bookkeeping is built.
   if (isPlainIota(proto)) return plainIotaFromProto(proto);
+  if (isSimpleIota(proto)) {
+    const std::span<const int64_t> dims(
+        proto.tile_assignment_dimensions().data(),
+        static_cast<size_t>(proto.tile_assignment_dimensions_size()));
+    const std::span<const int64_t> reshape(proto.iota_reshape_dims().data(),
+                                           static_cast<size_t>(proto.iota_reshape_dims_size()));
+    const std::span<const int> perm(proto.iota_transpose_perm().data(),
+                                    static_cast<size_t>(proto.iota_transpose_perm_size()));
+    Result<hlo::TileAssignment> tiles = hlo::TileAssignment::iota(dims, reshape, perm);
+    if (tiles) {
+      // Step 12 without subgroups.
+      if (proto.replicate_on_last_tile_dim()) return HloSharding::partialTile(*tiles, {});
+      return HloSharding::tile(std::move(*tiles));
+    }
+  }
 
   // 2. Metadata and subgroup types are collected first, as upstream.
   std::vector<hlo::OpMetadata> metadata;

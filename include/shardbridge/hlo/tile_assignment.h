@@ -109,10 +109,44 @@ class IotaTileAssignment {
   // 2^31 devices it never has more than 31: it is stored inline.
   static constexpr size_t kMaxReshapeRank = 32;
 
+  // Copies carry the entries in use only: the inline arrays (about 450
+  // bytes) are not zero-filled at construction, which was a large part of
+  // building a tile assignment (docs/performance.md, third pass).
+  IotaTileAssignment(const IotaTileAssignment& other) { copyFrom(other); }
+  IotaTileAssignment(IotaTileAssignment&& other) noexcept
+      : heapDims_(std::move(other.heapDims_)) {
+    copyFrom(other, /*withHeap=*/false);
+  }
+  IotaTileAssignment& operator=(const IotaTileAssignment& other) {
+    if (this != &other) copyFrom(other);
+    return *this;
+  }
+  IotaTileAssignment& operator=(IotaTileAssignment&& other) noexcept {
+    if (this != &other) {
+      heapDims_ = std::move(other.heapDims_);
+      copyFrom(other, /*withHeap=*/false);
+    }
+    return *this;
+  }
+  ~IotaTileAssignment() = default;
+
  private:
   friend class TileAssignment;
   friend class HloSharding;
-  IotaTileAssignment() = default;
+  IotaTileAssignment() {}  // entries past ndims_ / reshapeRank_ stay unset
+  void copyFrom(const IotaTileAssignment& other, bool withHeap = true) {
+    ndims_ = other.ndims_;
+    reshapeRank_ = other.reshapeRank_;
+    numElements_ = other.numElements_;
+    if (withHeap) heapDims_ = other.heapDims_;
+    if (ndims_ <= kInlineDims) {
+      for (size_t i = 0; i < ndims_; ++i) inlineDims_[i] = other.inlineDims_[i];
+    }
+    for (size_t i = 0; i < reshapeRank_; ++i) {
+      reshape_[i] = other.reshape_[i];
+      perm_[i] = other.perm_[i];
+    }
+  }
   // Builds without checks from already-validated parts and canonicalises.
   static IotaTileAssignment makeCanonical(std::span<const int64_t> dims,
                                           std::span<const int64_t> reshape,
@@ -125,11 +159,12 @@ class IotaTileAssignment {
 
   // Tile dims: inline up to kInlineDims (the common case), else on the heap.
   static constexpr size_t kInlineDims = 8;
-  std::array<int64_t, kInlineDims> inlineDims_{};
+  // Only the first ndims_ (inline case) and reshapeRank_ entries are set.
+  std::array<int64_t, kInlineDims> inlineDims_;
   std::vector<int64_t> heapDims_;
   size_t ndims_ = 0;
-  std::array<int64_t, kMaxReshapeRank> reshape_{};
-  std::array<int, kMaxReshapeRank> perm_{};
+  std::array<int64_t, kMaxReshapeRank> reshape_;
+  std::array<int, kMaxReshapeRank> perm_;
   size_t reshapeRank_ = 0;
   int64_t numElements_ = 0;
 };
