@@ -69,10 +69,19 @@ static void meshErrors(void) {
   CHECK(m == NULL);
   CHECK(sb_error_offset(err) == 6);
   diagnostic = sb_error_diagnostic(err, &size);
+  /* MLIR's first diagnostic, then the parameter as a note
+   * (docs/sdy_parse_errors.md). */
   CHECK_STR(diagnostic, size,
-            "<input>:1:7: error: expected integer mesh axis size, got ']'\n"
+            "<input>:1:7: error: expected integer value\n"
             "<[\"x\"=]>\n"
-            "      ^\n");
+            "      ^\n"
+            "<input>:1:7: note: failed to parse Sdy_Mesh parameter 'axes' which is to be a "
+            "`::llvm::ArrayRef<MeshAxisAttr>`\n");
+  diagnostic = sb_error_note(err, &size);
+  CHECK_STR(diagnostic, size,
+            "failed to parse Sdy_Mesh parameter 'axes' which is to be a "
+            "`::llvm::ArrayRef<MeshAxisAttr>`");
+  CHECK(sb_error_note_offset(err) == 6);
   sb_error_free(err);
   err = NULL;
 
