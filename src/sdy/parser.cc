@@ -332,32 +332,11 @@ Result<MeshSymbol> Parser::parseMeshSymbol() {
   return MeshSymbol{std::move(name), mesh};
 }
 
-// '{' ... '}' with balanced braces and strings: an MLIR attribute dictionary,
-// whose contents sdy does not interpret. Scanned by bytes because it may hold
-// any MLIR syntax, not just sdy tokens.
+// An MLIR attribute dictionary after the mesh, which sdy does not interpret.
 Status Parser::skipAttrDict() {
-  size_t open = tok_.begin;
-  size_t p = tok_.begin;
-  int depth = 0;
-  while (p < text_.size()) {
-    char c = text_[p];
-    if (c == '"') {
-      ++p;
-      while (p < text_.size() && text_[p] != '"') p += text_[p] == '\\' ? 2 : 1;
-      if (p >= text_.size()) break;
-    } else if (c == '{') {
-      if (++depth > kMaxAttrDictDepth) {
-        return makeError(ErrorCode::kParse, "attribute dictionary nested too deeply", p);
-      }
-    } else if (c == '}') {
-      if (--depth == 0) {
-        lexer_.seek(p + 1);
-        return advance();
-      }
-    }
-    ++p;
-  }
-  return makeError(ErrorCode::kParse, "expected '}' to close the attribute dictionary", open);
+  SB_ASSIGN_OR_RETURN(size_t end, lexer::skipAttrDict(text_, tok_.begin, kMaxAttrDictDepth));
+  lexer_.seek(end);
+  return advance();
 }
 
 // '#sdy.sharding' '<' body '>' | '<' body '>'
