@@ -34,8 +34,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SourceMap locations;
   auto parsed = parseAttribute(ctx, text, &locations);
   if (!parsed.has_value()) {
-    // Every error is located inside (or just past) the input.
-    if (parsed.error().offset > text.size()) __builtin_trap();
+    // Every error is located inside (or just past) the input, and so is its
+    // note; a parse error's message is never empty.
+    const shardbridge::Error& e = parsed.error();
+    if (e.offset > text.size() || e.message.empty()) __builtin_trap();
+    if (e.hasNote() && e.noteOffset != shardbridge::Error::kNoOffset && e.noteOffset > text.size()) {
+      __builtin_trap();
+    }
     return 0;
   }
   roundTrip(ctx, *parsed, /*escape=*/false);

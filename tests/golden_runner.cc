@@ -13,6 +13,9 @@
 //                                   order; together all of stdout
 //   // expected-error {{MSG}}       exit code 1, stderr contains `error: MSG`
 //   // expected-error-at {{L:C}}    the diagnostic header is `<input>:L:C: error:`
+//   // STDERR: <line>               the expected stderr, one line each, in
+//                                   order; together all of stderr (the whole
+//                                   rendered diagnostic, note included)
 //   // anything else               a comment
 // The other lines, joined with '\n' and trimmed, are TEXT, passed as the last
 // argument. With neither CHECK nor expected-error the case must exit 0 and
@@ -52,6 +55,7 @@ struct Case {
   std::string command = "sdy";
   bool inputFile = false;  // `// INPUT: file`
   std::vector<std::string> checks;
+  std::vector<std::string> stderrLines;  // `// STDERR:`
   std::optional<std::string> expectedError;
   std::optional<std::string> expectedErrorAt;
   std::vector<std::string> textLines;
@@ -159,6 +163,10 @@ void parseDirective(Case& c, std::string_view body) {
     } else {
       c.problem = "INPUT must be `file`";
     }
+  } else if (startsWith(body, "STDERR:")) {
+    std::string_view rest = body.substr(7);
+    if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
+    c.stderrLines.push_back(trimRight(rest));
   } else if (startsWith(body, "CHECK:")) {
     std::string_view rest = body.substr(6);
     if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
@@ -210,7 +218,8 @@ std::string caseText(const Case& c) {
 }
 
 bool isEmptyCase(const Case& c) {
-  return c.args.empty() && c.checks.empty() && !c.expectedError && !c.expectedErrorAt &&
+  return c.args.empty() && c.checks.empty() && c.stderrLines.empty() && !c.expectedError &&
+         !c.expectedErrorAt &&
          caseText(c).empty() && c.problem.empty();
 }
 
@@ -342,6 +351,11 @@ std::string check(const Case& c, const RunResult& r, const std::string& inputNam
   if (c.expectedErrorAt &&
       r.err.find(inputName + ":" + *c.expectedErrorAt + ": error:") == std::string::npos) {
     why << "expected the diagnostic at " << inputName << ":" << *c.expectedErrorAt << "\n";
+  }
+  if (!c.stderrLines.empty() && outputLines(r.err) != c.stderrLines) {
+    std::string expected;
+    for (const auto& l : c.stderrLines) expected += l + "\n";
+    why << "expected stderr:\n" << indent(expected);
   }
   if (!c.checks.empty()) {
     if (outputLines(r.out) != c.checks) {

@@ -74,12 +74,22 @@ int reportError(const Error& error, std::string_view text, std::string_view name
     JsonWriter w;
     w.beginObject().key("error").beginObject();
     w.key("code").value(errorCodeName(error.code));
-    w.key("message").value(escapeBytes(error.message));
+    w.key("message").value(escapeMessage(error.message));
     w.key("source").value(escapeBytes(name));
     if (error.hasOffset()) {
       LineCol at = lineColAt(text, error.offset);
       w.key("line").value(static_cast<int64_t>(at.line));
       w.key("column").value(static_cast<int64_t>(at.column));
+    }
+    if (error.hasNote()) {
+      w.key("note").beginObject();
+      w.key("message").value(escapeMessage(error.note));
+      if (error.hasNoteOffset()) {
+        LineCol at = lineColAt(text, error.noteOffset);
+        w.key("line").value(static_cast<int64_t>(at.line));
+        w.key("column").value(static_cast<int64_t>(at.column));
+      }
+      w.endObject();
     }
     w.endObject().endObject();
     // The error is already on stderr; a failing stdout adds nothing.

@@ -144,12 +144,26 @@ const char* sb_error_message(const sb_error* error, size_t* size);
  * SB_NO_OFFSET. SB_NO_OFFSET for a NULL error. */
 size_t sb_error_offset(const sb_error* error);
 
+/* The error's note: one more line of context, MLIR style, e.g.
+ * "failed to parse Sdy_TensorSharding parameter 'dim_shardings' which is to
+ * be a `::llvm::ArrayRef<DimensionShardingAttr>`" under the sdy parser's
+ * "expected ','". "" when the error has none (and for a NULL error).
+ * Borrowed from `error`; NUL-terminated; size in *size when `size` is not
+ * NULL. */
+const char* sb_error_note(const sb_error* error, size_t* size);
+
+/* The byte offset the note is about, in the same text as sb_error_offset,
+ * or SB_NO_OFFSET (no note, a note about no particular byte, or NULL). */
+size_t sb_error_note_offset(const sb_error* error);
+
 /* The error rendered for people, MLIR style, ending in a newline:
  *   <input>:1:28: error: unknown axis name: "c"
  *   #sdy.sharding<@mesh, [{}, {"c"}]>
  *                              ^
- * or `<input>: error: MESSAGE` without an offset. Borrowed from `error`;
- * NUL-terminated; size in *size when `size` is not NULL. "" for NULL. */
+ * or `<input>: error: MESSAGE` without an offset; an error with a note ends
+ * in one more line, `<input>:L:C: note: NOTE` (`<input>: note: NOTE`
+ * without a note offset). Borrowed from `error`; NUL-terminated; size in
+ * *size when `size` is not NULL. "" for NULL. */
 const char* sb_error_diagnostic(const sb_error* error, size_t* size);
 
 /* Frees an error received from any function. NULL is allowed. */

@@ -1,6 +1,6 @@
 // shardbridge.Error from library errors: the message, the byte offset, the
-// 1-based line and column, and the MLIR-style diagnostic with its caret
-// (base/diagnostic.h). The Error class itself is pure Python
+// 1-based line and column, the note (with its line and column) and the
+// MLIR-style diagnostic with its caret (base/diagnostic.h). The Error class itself is pure Python
 // (shardbridge/_errors.py), so it can be subclassed and pickled as usual.
 #include <Python.h>
 
@@ -45,10 +45,20 @@ void setPythonError(const LibraryError& e) {
     line = py::int_(at.line);
     column = py::int_(at.column);
   }
+  if (error.hasNoteOffset() && error.noteOffset > e.text.size()) error.noteOffset = Error::kNoOffset;
+  py::object note = py::none(), noteLine = py::none(), noteColumn = py::none();
+  if (error.hasNote()) note = lenient(error.note);
+  if (error.hasNoteOffset()) {
+    LineCol at = lineColAt(e.text, error.noteOffset);
+    noteLine = py::int_(at.line);
+    noteColumn = py::int_(at.column);
+  }
   std::string diagnostic = renderDiagnostic(error, e.text, e.name);
   py::object instance =
       cls(lenient(error.message), py::arg("code") = codeName(error.code), py::arg("offset") = offset,
-          py::arg("line") = line, py::arg("column") = column, py::arg("diagnostic") = lenient(diagnostic));
+          py::arg("line") = line, py::arg("column") = column, py::arg("diagnostic") = lenient(diagnostic),
+          py::arg("note") = note, py::arg("note_line") = noteLine,
+          py::arg("note_column") = noteColumn);
   PyErr_SetObject(cls.ptr(), instance.ptr());
 }
 

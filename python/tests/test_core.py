@@ -24,6 +24,30 @@ def test_error_is_value_error_with_location():
                             '                           ^\n')
 
 
+def test_parse_error_has_the_parameter_as_note():
+    # MLIR's first diagnostic, then the parameter context (docs/sdy_parse_errors.md).
+    with pytest.raises(sb.Error) as info:
+        sb.TensorSharding.parse('#sdy.sharding<@mesh, [{"x" "y"}]>', '<["x"=2, "y"=2]>')
+    e = info.value
+    assert str(e) == "expected ','" and e.code == "parse"
+    assert (e.line, e.column, e.note_line, e.note_column) == (1, 27, 1, 28)
+    note = ("failed to parse Sdy_TensorSharding parameter 'dim_shardings' which is to be a "
+            "`::llvm::ArrayRef<DimensionShardingAttr>`")
+    assert e.note == note
+    assert e.diagnostic == ("<input>:1:27: error: expected ','\n"
+                            '#sdy.sharding<@mesh, [{"x" "y"}]>\n'
+                            "                          ^\n"
+                            f"<input>:1:28: note: {note}\n")
+    back = pickle.loads(pickle.dumps(e))
+    assert (back.note, back.note_line, back.note_column) == (note, 1, 28)
+
+
+def test_error_without_note():
+    with pytest.raises(sb.Error) as info:
+        sb.TensorSharding.parse('#sdy.sharding<@mesh, [{}, {"c"}]>', '<["a"=2]>')
+    assert info.value.note is None and info.value.note_line is None
+
+
 def test_error_on_a_later_line():
     with pytest.raises(sb.Error) as info:
         sb.TensorSharding.parse('#sdy.sharding<@mesh,\n [{"c"}]>', '<["a"=2]>')

@@ -20,21 +20,40 @@ LineCol lineColAt(std::string_view text, size_t offset) {
   return lc;
 }
 
-std::string renderDiagnostic(const Error& error, std::string_view text,
-                             std::string_view name) {
-  std::string out(name);
-  // Messages may quote input bytes; they reach a terminal escaped.
-  const std::string message = escapeBytes(error.message);
-  if (!error.hasOffset()) {
-    out += ": error: ";
-    out += message;
+std::string escapeMessage(std::string_view message) {
+  std::string out;
+  out.reserve(message.size());
+  size_t from = 0;
+  while (true) {
+    size_t eol = message.find('\n', from);
+    out += escapeBytes(message.substr(from, eol == std::string_view::npos ? eol : eol - from));
+    if (eol == std::string_view::npos) return out;
     out += '\n';
-    return out;
+    from = eol + 1;
   }
+}
+
+namespace {
+
+// "<name>:L:C: " for `offset` in `text`, or "<name>: " for kNoOffset.
+std::string header(std::string_view name, std::string_view text, size_t offset) {
+  std::string out(name);
+  if (offset != Error::kNoOffset) {
+    LineCol lc = lineColAt(text, std::min(offset, text.size()));
+    out += ':' + std::to_string(lc.line) + ':' + std::to_string(lc.column);
+  }
+  out += ": ";
+  return out;
+}
+
+// The error's line (and source line with caret when it has an offset).
+std::string renderError(const Error& error, std::string_view text, std::string_view name) {
+  // Messages may quote input bytes; they reach a terminal escaped.
+  const std::string message = escapeMessage(error.message);
+  if (!error.hasOffset()) return header(name, text, Error::kNoOffset) + "error: " + message + '\n';
   size_t offset = std::min(error.offset, text.size());
   LineCol lc = lineColAt(text, offset);
-  out += ':' + std::to_string(lc.line) + ':' + std::to_string(lc.column) +
-         ": error: " + message + '\n';
+  std::string out = header(name, text, offset) + "error: " + message + '\n';
 
   size_t lineStart = offset - (lc.column - 1);
   size_t lineEnd = text.find('\n', lineStart);
@@ -71,6 +90,20 @@ std::string renderDiagnostic(const Error& error, std::string_view text,
   out += '\n';
   out += caret;
   out += "^\n";
+  return out;
+}
+
+}  // namespace
+
+std::string renderDiagnostic(const Error& error, std::string_view text,
+                             std::string_view name) {
+  std::string out = renderError(error, text, name);
+  if (error.hasNote()) {
+    out += header(name, text, error.hasNoteOffset() ? error.noteOffset : Error::kNoOffset);
+    out += "note: ";
+    out += escapeMessage(error.note);
+    out += '\n';
+  }
   return out;
 }
 

@@ -43,8 +43,14 @@ sb_status fail(sb_error** error, const Failure& failure) noexcept {
     size_t offset = failure.offset;
     if (offset != SB_NO_OFFSET && offset > failure.text.size()) offset = SB_NO_OFFSET;
     e->offset = offset;
+    size_t noteOffset = failure.noteOffset;
+    if (noteOffset != SB_NO_OFFSET && noteOffset > failure.text.size()) noteOffset = SB_NO_OFFSET;
+    e->note = failure.note;
+    e->noteOffset = failure.note.empty() ? SB_NO_OFFSET : noteOffset;
     Error located = makeError(ErrorCode::kInternal, failure.message,
-                              offset == SB_NO_OFFSET ? Error::kNoOffset : offset);
+                              offset == SB_NO_OFFSET ? Error::kNoOffset : offset)
+                        .withNote(failure.note, e->noteOffset == SB_NO_OFFSET ? Error::kNoOffset
+                                                                              : e->noteOffset);
     e->diagnostic = renderDiagnostic(located, failure.text);
     *error = e.release();
   } catch (...) {
@@ -55,8 +61,10 @@ sb_status fail(sb_error** error, const Failure& failure) noexcept {
 
 sb_status fail(sb_error** error, const Error& e, std::string_view text) noexcept {
   try {
-    return fail(error, Failure{statusOf(e.code), e.message,
-                               e.hasOffset() ? e.offset : SB_NO_OFFSET, text});
+    Failure failure{statusOf(e.code), e.message, e.hasOffset() ? e.offset : SB_NO_OFFSET, text};
+    failure.note = e.note;
+    failure.noteOffset = e.hasNoteOffset() ? e.noteOffset : SB_NO_OFFSET;
+    return fail(error, failure);
   } catch (...) {
     if (error) *error = outOfMemoryError();
     return SB_ERROR_OUT_OF_MEMORY;
@@ -167,6 +175,20 @@ const char* sb_error_message(const sb_error* error, size_t* size) {
 }
 
 size_t sb_error_offset(const sb_error* error) { return error ? error->offset : SB_NO_OFFSET; }
+
+const char* sb_error_note(const sb_error* error, size_t* size) {
+  if (error == outOfMemoryError() || !error) {
+    if (size) *size = 0;
+    return "";
+  }
+  if (size) *size = error->note.size();
+  return error->note.c_str();
+}
+
+size_t sb_error_note_offset(const sb_error* error) {
+  if (error == outOfMemoryError() || !error) return SB_NO_OFFSET;
+  return error->noteOffset;
+}
 
 const char* sb_error_diagnostic(const sb_error* error, size_t* size) {
   if (error == outOfMemoryError()) {

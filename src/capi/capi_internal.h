@@ -26,6 +26,8 @@ struct sb_error {
   sb_status code = SB_ERROR_INTERNAL;
   std::string message;
   size_t offset = SB_NO_OFFSET;
+  std::string note;  // "" when the error has no note
+  size_t noteOffset = SB_NO_OFFSET;
   std::string diagnostic;
 };
 
@@ -78,6 +80,8 @@ struct Failure {
   std::string message;
   size_t offset;
   std::string_view text;
+  std::string note;  // the library Error's note, "" for none
+  size_t noteOffset = SB_NO_OFFSET;
 };
 
 sb_status statusOf(ErrorCode code);

@@ -195,6 +195,27 @@ Result<Token> Lexer::lexNumber(size_t begin) {
   return Token{TokenKind::kFloat, begin, p, {}};
 }
 
+Result<size_t> skipAttrDict(std::string_view text, size_t open, int maxDepth) {
+  size_t p = open;
+  int depth = 0;
+  while (p < text.size()) {
+    char c = text[p];
+    if (c == '"') {
+      ++p;
+      while (p < text.size() && text[p] != '"') p += text[p] == '\\' ? 2 : 1;
+      if (p >= text.size()) break;
+    } else if (c == '{') {
+      if (++depth > maxDepth) {
+        return errorAt(p, "attribute dictionary nested too deeply");
+      }
+    } else if (c == '}') {
+      if (--depth == 0) return p + 1;
+    }
+    ++p;
+  }
+  return errorAt(open, "expected '}' to close the attribute dictionary");
+}
+
 Result<Token> Lexer::next() {
   skipTrivia();
   size_t begin = pos_;

@@ -83,6 +83,13 @@ class Lexer {
   size_t pos_ = 0;
 };
 
+// Skips the MLIR attribute dictionary whose '{' is at `open`, which sdy does
+// not interpret: it is scanned by bytes, since it may hold any MLIR syntax.
+// Braces nest, at most `maxDepth` deep; strings are skipped whole. Returns
+// the offset just past the matching '}', or a kParse error (unclosed: at
+// `open`; too deep: at the brace).
+Result<size_t> skipAttrDict(std::string_view text, size_t open, int maxDepth);
+
 // True when `text` starts with the escaped quote `\22` at `pos`.
 bool isEscapedQuoteAt(std::string_view text, size_t pos);
 

@@ -2,10 +2,11 @@
 //
 // One method per production; each says in its comment which text it accepts.
 // The grammar is that of upstream Shardy's assembly formats and custom
-// parsers (attrs.td, parsers.cc). Where upstream has its own wording for an
-// error the message is exactly upstream's; where upstream would report a
-// cascade of errors for one bad token, only the first (most specific) one is
-// kept; everything else reads `expected X, got 'Y'`.
+// parsers (attrs.td, parsers.cc). An error's message is the first
+// diagnostic MLIR would print for the input, at MLIR's place, and its note
+// the first parameter context Shardy's parsers add after it
+// (parser_diagnostics.h; the table is docs/sdy_parse_errors.md). Lexer
+// errors, after which MLIR prints nothing more, have no note.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "sdy/lexer.h"
+#include "sdy/parser_diagnostics.h"
 #include "shardbridge/sdy/text.h"
 
 namespace shardbridge::sdy {
@@ -22,15 +24,6 @@ namespace {
 using lexer::Token;
 using lexer::TokenKind;
 using Part = AttrPath::Part;
-
-constexpr std::string_view kReplicatedError =
-    "failed to parse Sdy_TensorSharding parameter 'replicated_axes'";
-constexpr std::string_view kUnreducedError =
-    "failed to parse Sdy_TensorSharding parameter 'unreduced_axes'";
-constexpr std::string_view kAxisListError =
-    "failed to parse axis list which is expected to be an `ArrayRef<AxisRefAttr>`";
-constexpr std::string_view kNamedListError =
-    "failed to parse Sdy_TensorSharding, expected valid named axis list after comma";
 
 // Nesting depth allowed inside the attribute dictionary that may follow an
 // `sdy.mesh` line. The sdy grammar itself nests at most four levels deep.
@@ -58,10 +51,10 @@ class Parser {
   Result<TensorShardingAttr> parseSharding();
   Result<TensorShardingPerValueAttr> parsePerValue();
 
-  // Accepts only the end of the input.
+  // Accepts only the end of the input (mlir::parseAttribute's check).
   Status expectEnd() {
     if (tok_.kind == TokenKind::kEof) return okStatus();
-    return fail("expected end of input after the attribute");
+    return atToken(diag::trailingCharacters(text_.substr(tok_.begin)));
   }
 
  private:
@@ -80,17 +73,20 @@ class Parser {
   bool isKeyword(std::string_view word) const {
     return is(TokenKind::kBareIdent) && spelling() == word;
   }
-  // `what, got '<current token>'` at the current token.
-  Error fail(std::string_view what) const {
-    return makeError(ErrorCode::kParse,
-                     std::string(what) + ", got " + lexer::describeToken(text_, tok_), tok_.begin);
-  }
-  Error failExact(std::string_view message) const {
+  // An error at the current token (AsmParser::emitError at
+  // getCurrentLocation()).
+  Error atToken(std::string_view message) const {
     return makeError(ErrorCode::kParse, std::string(message), tok_.begin);
   }
-  // Consumes a token of `kind`, else fails with `what`.
-  Status expect(TokenKind kind, std::string_view what) {
-    if (!is(kind)) return fail(what);
+  // An error where MLIR's Parser::parseToken reports a wrong token.
+  Error wrongToken(std::string_view message) const {
+    return makeError(ErrorCode::kParse, std::string(message),
+                     diag::wrongTokenOffset(text_, tok_.begin, is(TokenKind::kEof)));
+  }
+  // Consumes a token of `kind`, else fails as AsmParser's parseLess,
+  // parseComma, ... do ("expected '<'", at the wrong-token place).
+  Status expect(TokenKind kind) {
+    if (!is(kind)) return wrongToken(diag::expectedToken(kind));
     return advance();
   }
   // Consumes a token of `kind` when it is next; says whether it did.
@@ -98,6 +94,22 @@ class Parser {
     if (!is(kind)) return false;
     SB_TRY(advance());
     return true;
+  }
+  // `result`, with `context` as the note of its error, at the current token
+  // (where MLIR emits a parameter context), unless the error has a note
+  // already or came from the lexer.
+  template <typename T>
+  Result<T> inContext(Result<T> result, std::string_view context) const {
+    if (result.has_value() || lexFailed_ || result.error().hasNote()) return result;
+    return std::move(result).error().withNote(std::string(context), tok_.begin);
+  }
+  // At a `#sdy.xxx` token directly followed by '<': MLIR's scan of the
+  // pretty body, which runs before the attribute's own parser.
+  Status checkPrettyBody() {
+    if (!is(TokenKind::kHashIdent) || tok_.end >= text_.size() || text_[tok_.end] != '<') {
+      return okStatus();
+    }
+    return diag::checkPrettyBody(text_, tok_.end, lexFailed_);
   }
   void record(Part part, int32_t index, int32_t sub, size_t offset) {
     if (locations_) locations_->add(AttrPath{part, value_, index, sub}, offset);
@@ -109,19 +121,19 @@ class Parser {
   }
 
   // --- productions ---------------------------------------------------------
-  Result<int64_t> parseInteger(std::string_view what);
+  Result<int64_t> parseInteger();
   Result<MeshAttr> parseMeshAngled();
   Result<MeshAttr> parseMeshBody();
   Result<MeshAxisAttr> parseMeshAxis(size_t index);
   Status parseDeviceIds(std::vector<int64_t>& ids);
-  Result<AxisRefAttr> parseAxisRef(std::string_view what);
+  Result<AxisRefAttr> parseAxisRef();
   Result<TensorShardingAttr> parseShardingAngled();
   Result<MeshOrRef> parseMeshOrRef();
   Result<DimensionShardingAttr> parseDimSharding(size_t index);
   Result<std::optional<int64_t>> parsePriority();
   Status parseNamedAxisLists(std::vector<AxisRefAttr>& replicated,
                              std::vector<AxisRefAttr>& unreduced, ReductionOp& reductionOp);
-  Status parseAxisList(std::vector<AxisRefAttr>& axes, Part part, std::string_view listError);
+  Status parseAxisList(std::vector<AxisRefAttr>& axes, Part part);
   Status skipAttrDict();
 
   Context& ctx_;
@@ -134,11 +146,17 @@ class Parser {
   bool lexFailed_ = false;  // the last error came from the lexer
 };
 
-// INTEGER | '-' INTEGER, as an int64 (decimal or 0x hex).
-Result<int64_t> Parser::parseInteger(std::string_view what) {
-  size_t start = tok_.begin;
+// INTEGER | '-' INTEGER, as an int64 (decimal or 0x hex): AsmParser's
+// parseInteger. A token that is neither is "expected integer value" at it; a
+// '-' not followed by an integer fails in Parser::parseOptionalInteger's
+// parseToken, at the wrong-token place.
+Result<int64_t> Parser::parseInteger() {
+  if (!is(TokenKind::kInteger) && !is(TokenKind::kMinus)) {
+    return atToken(diag::expectedToken(TokenKind::kInteger));
+  }
   SB_ASSIGN_OR_RETURN(bool negative, consumeIf(TokenKind::kMinus));
-  if (!is(TokenKind::kInteger)) return fail(what);
+  if (!is(TokenKind::kInteger)) return wrongToken(diag::expectedToken(TokenKind::kInteger));
+  size_t start = tok_.begin;
   std::string_view digits = spelling();
   uint64_t base = 10;
   if (digits.size() > 2 && digits[1] == 'x') {
@@ -209,158 +227,157 @@ Result<AnyAttr> Parser::parseAny() {
     SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshTop());
     return AnyAttr(mesh);
   }
-  return fail(
-      "expected '#sdy.mesh', '#sdy.sharding', '#sdy.sharding_per_value' or 'sdy.mesh'");
+  // MLIR has no such entry point; shardbridge's own wording.
+  return atToken(
+      "expected '#sdy.mesh', '#sdy.sharding', '#sdy.sharding_per_value' or 'sdy.mesh', got " +
+      lexer::describeToken(text_, tok_));
 }
 
 // '#sdy.mesh' '<' body '>' | '<' body '>' | body
 Result<MeshAttr> Parser::parseMeshTop() {
   record(Part::kWhole, -1, -1, tok_.begin);
   if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
+    SB_TRY(checkPrettyBody());
     SB_TRY(advance());
     return parseMeshAngled();
   }
   if (is(TokenKind::kLess)) return parseMeshAngled();
   if (is(TokenKind::kLSquare)) return parseMeshBody();
-  return fail("expected '#sdy.mesh<', '<[' or '[' to start a mesh");
+  return atToken("expected '#sdy.mesh<', '<[' or '[' to start a mesh, got " +
+                 lexer::describeToken(text_, tok_));
 }
 
 // '<' body '>'
 Result<MeshAttr> Parser::parseMeshAngled() {
-  SB_TRY(expect(TokenKind::kLess, "expected '<' to open mesh"));
+  SB_TRY(expect(TokenKind::kLess));
   SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshBody());
-  SB_TRY(expect(TokenKind::kGreater, "expected '>' to close mesh"));
+  SB_TRY(expect(TokenKind::kGreater));
   return mesh;
 }
 
 // '[' (axis (',' axis)*)? ']' (',' 'device_ids' '=' '[' int (',' int)* ']')?
 //   e.g. ["a"=2, "b"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]
+// Upstream's format: `[` (`]`):($axes^ `]`)? (`,` `device_ids` `=` `[`
+// $device_ids^ `]`)? (attrs.td, Sdy_Mesh).
 Result<MeshAttr> Parser::parseMeshBody() {
-  SB_TRY(expect(TokenKind::kLSquare, "expected '[' to open mesh axes"));
+  SB_TRY(expect(TokenKind::kLSquare));
   std::vector<MeshAxisAttr> axes;
   if (!is(TokenKind::kRSquare)) {
     while (true) {
-      SB_ASSIGN_OR_RETURN(MeshAxisAttr axis, parseMeshAxis(axes.size()));
+      SB_ASSIGN_OR_RETURN(MeshAxisAttr axis, inContext(parseMeshAxis(axes.size()), diag::kMeshAxes));
       axes.push_back(axis);
       SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
       if (!more) break;
     }
   }
-  SB_TRY(expect(TokenKind::kRSquare, "expected ']' to close mesh axes"));
+  SB_TRY(expect(TokenKind::kRSquare));
   std::vector<int64_t> ids;
   if (is(TokenKind::kComma)) {
     SB_TRY(advance());
-    if (!isKeyword("device_ids")) return fail("expected 'device_ids' after ',' in mesh");
+    // AsmParser::parseKeyword: at the token, not the wrong-token place.
+    if (!isKeyword("device_ids")) return atToken("expected 'device_ids'");
     SB_TRY(advance());
-    SB_TRY(expect(TokenKind::kEqual, "expected '=' after 'device_ids'"));
+    SB_TRY(expect(TokenKind::kEqual));
     SB_TRY(parseDeviceIds(ids));
   }
   return MeshAttr::get(ctx_, axes, ids);
 }
 
-// STRING '=' INTEGER, e.g. "x"=4
+// STRING '=' INTEGER, e.g. "x"=4 (Sdy_MeshAxis: `` $name `` `=` `` $size).
 Result<MeshAxisAttr> Parser::parseMeshAxis(size_t index) {
-  if (!is(TokenKind::kString)) return fail("expected quoted mesh axis name");
+  // AsmParser::parseString, for the StringRefParameter.
+  if (!is(TokenKind::kString)) return atToken(diag::expectedToken(TokenKind::kString));
   record(Part::kMeshAxis, index32(index), -1, tok_.begin);
   std::string name = std::move(tok_.value);
   SB_TRY(advance());
-  SB_TRY(expect(TokenKind::kEqual, "expected '=' after mesh axis name"));
+  SB_TRY(expect(TokenKind::kEqual));
   record(Part::kMeshAxisSize, index32(index), -1, tok_.begin);
-  SB_ASSIGN_OR_RETURN(int64_t size, parseInteger("expected integer mesh axis size"));
+  SB_ASSIGN_OR_RETURN(int64_t size, parseInteger());
   return MeshAxisAttr::get(ctx_, name, size);
 }
 
 // '[' INTEGER (',' INTEGER)* ']'; upstream requires at least one id.
 Status Parser::parseDeviceIds(std::vector<int64_t>& ids) {
   record(Part::kDeviceIds, -1, -1, tok_.begin);
-  SB_TRY(expect(TokenKind::kLSquare, "expected '[' to open device list"));
+  SB_TRY(expect(TokenKind::kLSquare));
   while (true) {
     record(Part::kDeviceId, index32(ids.size()), -1, tok_.begin);
-    SB_ASSIGN_OR_RETURN(int64_t id, parseInteger("expected integer device id"));
+    SB_ASSIGN_OR_RETURN(int64_t id, inContext(parseInteger(), diag::kMeshDeviceIds));
     ids.push_back(id);
     SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
     if (!more) break;
   }
-  return expect(TokenKind::kRSquare, "expected ']' to close device list");
+  return expect(TokenKind::kRSquare);
 }
 
 // 'sdy.mesh' AT_IDENT '=' ('<' body '>' | '#sdy.mesh' '<' body '>') attr-dict?
 //   e.g. sdy.mesh @mesh = <["x"=8]>
+// Upstream's op format: $sym_name `=` $mesh attr-dict (ops.td, Sdy_MeshOp).
 Result<MeshSymbol> Parser::parseMeshSymbol() {
   record(Part::kWhole, -1, -1, tok_.begin);
-  if (!isKeyword("sdy.mesh")) return fail("expected 'sdy.mesh'");
+  if (!isKeyword("sdy.mesh")) return atToken("expected 'sdy.mesh'");
   SB_TRY(advance());
-  if (!is(TokenKind::kAtIdent)) return fail("expected '@' mesh name after 'sdy.mesh'");
+  // OpAsmParser::parseSymbolName's message.
+  if (!is(TokenKind::kAtIdent)) return atToken("expected valid '@'-identifier for symbol name");
   record(Part::kMeshOrRef, -1, -1, tok_.begin);
   std::string name = std::move(tok_.value);
   SB_TRY(advance());
-  SB_TRY(expect(TokenKind::kEqual, "expected '=' after mesh name"));
-  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") SB_TRY(advance());
+  SB_TRY(expect(TokenKind::kEqual));
+  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
+    SB_TRY(checkPrettyBody());
+    SB_TRY(advance());
+  }
   SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshAngled());
   if (is(TokenKind::kLBrace)) SB_TRY(skipAttrDict());
   return MeshSymbol{std::move(name), mesh};
 }
 
-// '{' ... '}' with balanced braces and strings: an MLIR attribute dictionary,
-// whose contents sdy does not interpret. Scanned by bytes because it may hold
-// any MLIR syntax, not just sdy tokens.
+// An MLIR attribute dictionary after the mesh, which sdy does not interpret.
 Status Parser::skipAttrDict() {
-  size_t open = tok_.begin;
-  size_t p = tok_.begin;
-  int depth = 0;
-  while (p < text_.size()) {
-    char c = text_[p];
-    if (c == '"') {
-      ++p;
-      while (p < text_.size() && text_[p] != '"') p += text_[p] == '\\' ? 2 : 1;
-      if (p >= text_.size()) break;
-    } else if (c == '{') {
-      if (++depth > kMaxAttrDictDepth) {
-        return makeError(ErrorCode::kParse, "attribute dictionary nested too deeply", p);
-      }
-    } else if (c == '}') {
-      if (--depth == 0) {
-        lexer_.seek(p + 1);
-        return advance();
-      }
-    }
-    ++p;
-  }
-  return makeError(ErrorCode::kParse, "expected '}' to close the attribute dictionary", open);
+  SB_ASSIGN_OR_RETURN(size_t end, lexer::skipAttrDict(text_, tok_.begin, kMaxAttrDictDepth));
+  lexer_.seek(end);
+  return advance();
 }
 
 // '#sdy.sharding' '<' body '>' | '<' body '>'
 Result<TensorShardingAttr> Parser::parseSharding() {
   record(Part::kWhole, -1, -1, tok_.begin);
-  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding") SB_TRY(advance());
+  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding") {
+    SB_TRY(checkPrettyBody());
+    SB_TRY(advance());
+  }
   return parseShardingAngled();
 }
 
 // '<' mesh-or-ref ',' '[' (dim (',' dim)*)? ']' named-axis-lists '>'
 //   e.g. <@mesh, [{"x", ?}p1, {}], replicated={"z"}>
+// Upstream's format: `<` custom<MeshOrRef> `,` `[` (`]`):($dim_shardings^
+// `]`)? custom<ReplicatedAndUnreducedAxes> `>` (attrs.td, Sdy_TensorSharding).
 Result<TensorShardingAttr> Parser::parseShardingAngled() {
-  SB_TRY(expect(TokenKind::kLess, "expected '<' to open sharding"));
+  SB_TRY(expect(TokenKind::kLess));
   SB_ASSIGN_OR_RETURN(MeshOrRef meshOrRef, parseMeshOrRef());
-  SB_TRY(expect(TokenKind::kComma, "expected ',' after the mesh of a sharding"));
-  SB_TRY(expect(TokenKind::kLSquare, "expected '[' to open dimension shardings"));
+  SB_TRY(expect(TokenKind::kComma));
+  SB_TRY(expect(TokenKind::kLSquare));
   std::vector<DimensionShardingAttr> dims;
   if (!is(TokenKind::kRSquare)) {
     while (true) {
-      SB_ASSIGN_OR_RETURN(DimensionShardingAttr dim, parseDimSharding(dims.size()));
+      SB_ASSIGN_OR_RETURN(DimensionShardingAttr dim,
+                          inContext(parseDimSharding(dims.size()), diag::kDimShardings));
       dims.push_back(dim);
       SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
       if (!more) break;
     }
   }
-  SB_TRY(expect(TokenKind::kRSquare, "expected ']' to close dimension shardings"));
+  SB_TRY(expect(TokenKind::kRSquare));
   std::vector<AxisRefAttr> replicated, unreduced;
   ReductionOp reductionOp = ReductionOp::kSum;
   SB_TRY(parseNamedAxisLists(replicated, unreduced, reductionOp));
-  SB_TRY(expect(TokenKind::kGreater, "expected '>' to close sharding"));
+  SB_TRY(expect(TokenKind::kGreater));
   return TensorShardingAttr::get(ctx_, meshOrRef, dims, replicated, unreduced, reductionOp);
 }
 
 // AT_IDENT | 'mesh' '<' body '>'  (also 'mesh' '#sdy.mesh' '<' body '>')
+// Upstream: parsers.cc, parseMeshOrRef.
 Result<MeshOrRef> Parser::parseMeshOrRef() {
   record(Part::kMeshOrRef, -1, -1, tok_.begin);
   if (is(TokenKind::kAtIdent)) {
@@ -370,86 +387,103 @@ Result<MeshOrRef> Parser::parseMeshOrRef() {
   }
   if (isKeyword("mesh")) {
     SB_TRY(advance());
-    if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") SB_TRY(advance());
-    SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshAngled());
-    return MeshOrRef::inlineMesh(mesh);
+    auto mesh = [&]() -> Result<MeshAttr> {
+      if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
+        SB_TRY(checkPrettyBody());
+        SB_TRY(advance());
+      }
+      return parseMeshAngled();
+    }();
+    SB_ASSIGN_OR_RETURN(MeshAttr parsed, inContext(std::move(mesh), diag::kMeshAttr));
+    return MeshOrRef::inlineMesh(parsed);
   }
-  return fail("expected '@' mesh name or 'mesh<...>'");
+  // FieldParser<FlatSymbolRefAttr> runs MLIR's generic attribute parser.
+  // A string, a number, a keyword attribute or a type parses, and is the
+  // wrong kind; the parser stands after it for Shardy's message.
+  if (diag::isOtherAttribute(tok_.kind, spelling())) {
+    Error wrongKind = atToken("invalid kind of attribute specified");
+    SB_TRY(advance());
+    return wrongKind.withNote(std::string(diag::kMeshOrRef), tok_.begin);
+  }
+  return inContext(Result<MeshOrRef>(wrongToken("expected attribute value")), diag::kMeshOrRef);
 }
 
 // '{' (axis (',' axis)* (',' '?')? | '?')? '}' priority?
 //   e.g. {}, {?}, {"x", "y":(2)2, ?}p0
+// Upstream: parsers.cc, DimensionShardingAttr::parse.
 Result<DimensionShardingAttr> Parser::parseDimSharding(size_t index) {
   int32_t d = index32(index);
   record(Part::kDim, d, -1, tok_.begin);
-  SB_TRY(expect(TokenKind::kLBrace, "expected '{' to open dimension sharding"));
+  SB_TRY(expect(TokenKind::kLBrace));
   std::vector<AxisRefAttr> axes;
   bool isClosed = true;
   while (!is(TokenKind::kRBrace)) {
-    if (!axes.empty()) {
-      SB_TRY(expect(TokenKind::kComma, "expected ',' or '}' in dimension sharding"));
-    }
+    if (!axes.empty()) SB_TRY(expect(TokenKind::kComma));
     if (is(TokenKind::kQuestion)) {
       // `?` marks the dimension open and must be the last element.
       isClosed = false;
       SB_TRY(advance());
-      if (!is(TokenKind::kRBrace)) return fail("expected '}' after '?' in dimension sharding");
+      SB_TRY(expect(TokenKind::kRBrace));
       break;
     }
     record(Part::kDimAxis, d, index32(axes.size()), tok_.begin);
-    SB_ASSIGN_OR_RETURN(AxisRefAttr axis,
-                        parseAxisRef("expected quoted axis name or '?' in dimension sharding"));
+    SB_ASSIGN_OR_RETURN(AxisRefAttr axis, parseAxisRef());
     axes.push_back(axis);
   }
-  SB_TRY(advance());  // '}'
+  if (isClosed) SB_TRY(advance());  // '}'
   if (is(TokenKind::kBareIdent)) record(Part::kDimPriority, d, -1, tok_.begin);
   SB_ASSIGN_OR_RETURN(std::optional<int64_t> priority, parsePriority());
   return DimensionShardingAttr::get(ctx_, axes, isClosed, priority);
 }
 
 // ('p' DIGITS)?  — any identifier directly after '}' is taken as a priority,
-// so `{"a"}high` is an error rather than a missing comma, as upstream.
+// so `{"a"}high` is an error rather than a missing comma, as upstream. The
+// word is consumed first, so upstream's errors point just past it.
 Result<std::optional<int64_t>> Parser::parsePriority() {
   if (!is(TokenKind::kBareIdent)) return std::optional<int64_t>();
   std::string word(spelling());
+  SB_TRY(advance());
   std::string_view digits = std::string_view(word).substr(1);
   bool allDigits = true;
   for (char c : digits) allDigits = allDigits && c >= '0' && c <= '9';
   if (word.size() < 2 || word[0] != 'p' || !allDigits) {
-    return failExact("expecting priority in format 'p<number>', got: " + word);
+    return atToken("expecting priority in format 'p<number>', got: " + word);
   }
   if (digits.size() > 1 && digits[0] == '0') {
-    return failExact("priorities with leading zeros are not allowed, got: " + word);
+    return atToken("priorities with leading zeros are not allowed, got: " + word);
   }
   int64_t value = 0;
   for (char c : digits) {
     if (value > (std::numeric_limits<int64_t>::max() - (c - '0')) / 10) {
-      return failExact("expecting integer priority, got: " + word);
+      return atToken("expecting integer priority, got: " + word);
     }
     value = value * 10 + (c - '0');
   }
-  SB_TRY(advance());
   return std::optional<int64_t>(value);
 }
 
 // STRING (':' '(' INTEGER ')' INTEGER)?, e.g. "x" or "x":(2)4
-Result<AxisRefAttr> Parser::parseAxisRef(std::string_view what) {
-  if (!is(TokenKind::kString)) return fail(what);
+// (Sdy_AxisRef: `` $name (`` `:` `` $sub_axis_info^)?, Sdy_SubAxisInfo:
+// `(` $pre_size `)` `` $size).
+Result<AxisRefAttr> Parser::parseAxisRef() {
+  if (!is(TokenKind::kString)) return atToken(diag::expectedToken(TokenKind::kString));
   std::string name = std::move(tok_.value);
   SB_TRY(advance());
   SB_ASSIGN_OR_RETURN(bool isSubAxis, consumeIf(TokenKind::kColon));
   if (!isSubAxis) return AxisRefAttr::get(ctx_, name);
-  SB_TRY(expect(TokenKind::kLParen, "expected '(' after ':' in sub-axis"));
-  SB_ASSIGN_OR_RETURN(int64_t preSize, parseInteger("expected integer sub-axis pre-size"));
-  SB_TRY(expect(TokenKind::kRParen, "expected ')' after sub-axis pre-size"));
-  SB_ASSIGN_OR_RETURN(int64_t size, parseInteger("expected integer sub-axis size"));
+  SB_TRY(expect(TokenKind::kLParen));
+  SB_ASSIGN_OR_RETURN(int64_t preSize, parseInteger());
+  SB_TRY(expect(TokenKind::kRParen));
+  SB_ASSIGN_OR_RETURN(int64_t size, parseInteger());
   return AxisRefAttr::get(ctx_, name, preSize, size);
 }
 
 // (',' ('replicated' '=' '{' axes '}'
 //      | 'unreduced' ('=' ('sum' | 'max' | 'min')?)? '{' axes '}'))*
 // Each list at most once, in either order; `unreduced{...}` without '=' is
-// accepted as upstream does.
+// accepted as upstream does, and so is a word other than sum/max/min after
+// '=' only in that it is then the '{' that is missing. Upstream:
+// parsers.cc, parseReplicatedAndUnreducedAxes.
 Status Parser::parseNamedAxisLists(std::vector<AxisRefAttr>& replicated,
                                    std::vector<AxisRefAttr>& unreduced,
                                    ReductionOp& reductionOp) {
@@ -457,78 +491,71 @@ Status Parser::parseNamedAxisLists(std::vector<AxisRefAttr>& replicated,
     SB_TRY(advance());
     if (replicated.empty() && isKeyword("replicated")) {
       SB_TRY(advance());
-      if (!is(TokenKind::kEqual)) return failExact(kReplicatedError);
-      SB_TRY(advance());
-      SB_TRY(parseAxisList(replicated, Part::kReplicatedAxis, kReplicatedError));
+      auto list = [&]() -> Status {
+        SB_TRY(expect(TokenKind::kEqual));
+        return parseAxisList(replicated, Part::kReplicatedAxis);
+      }();
+      SB_TRY(inContext(std::move(list), diag::kReplicatedAxes));
     } else if (unreduced.empty() && isKeyword("unreduced")) {
       SB_TRY(advance());
-      SB_ASSIGN_OR_RETURN(bool hasEqual, consumeIf(TokenKind::kEqual));
-      if (hasEqual && is(TokenKind::kBareIdent)) {
-        if (spelling() == "max") {
-          reductionOp = ReductionOp::kMax;
-        } else if (spelling() == "min") {
-          reductionOp = ReductionOp::kMin;
-        } else if (spelling() == "sum") {
-          reductionOp = ReductionOp::kSum;
-        } else {
-          return failExact(kUnreducedError);
+      auto list = [&]() -> Status {
+        SB_ASSIGN_OR_RETURN(bool hasEqual, consumeIf(TokenKind::kEqual));
+        if (hasEqual && is(TokenKind::kBareIdent)) {
+          std::string_view word = spelling();
+          bool known = word == "sum" || word == "max" || word == "min";
+          if (word == "max") reductionOp = ReductionOp::kMax;
+          if (word == "min") reductionOp = ReductionOp::kMin;
+          if (known) SB_TRY(advance());
         }
-        SB_TRY(advance());
-      }
-      SB_TRY(parseAxisList(unreduced, Part::kUnreducedAxis, kUnreducedError));
+        return parseAxisList(unreduced, Part::kUnreducedAxis);
+      }();
+      SB_TRY(inContext(std::move(list), diag::kUnreducedAxes));
     } else {
-      return failExact(kNamedListError);
+      return atToken(diag::kNamedListAfterComma);
     }
   }
   return okStatus();
 }
 
 // '{' axis (',' axis)* '}' — upstream requires at least one axis.
-Status Parser::parseAxisList(std::vector<AxisRefAttr>& axes, Part part,
-                             std::string_view listError) {
-  if (!is(TokenKind::kLBrace)) return failExact(listError);
-  SB_TRY(advance());
+Status Parser::parseAxisList(std::vector<AxisRefAttr>& axes, Part part) {
+  SB_TRY(expect(TokenKind::kLBrace));
   while (true) {
     record(part, index32(axes.size()), -1, tok_.begin);
-    if (!is(TokenKind::kString)) return failExact(kAxisListError);
-    auto axis = parseAxisRef("");
-    if (!axis) {
-      // A malformed token keeps the lexer's message; a malformed sub-axis
-      // suffix is reported as upstream reports a bad list element.
-      if (lexFailed_) return Unexpected(axis.error());
-      return makeError(ErrorCode::kParse, std::string(kAxisListError), axis.error().offset);
-    }
-    axes.push_back(*axis);
+    SB_ASSIGN_OR_RETURN(AxisRefAttr axis, parseAxisRef());
+    axes.push_back(axis);
     SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
     if (!more) break;
   }
-  if (!is(TokenKind::kRBrace)) return failExact(listError);
-  return advance();
+  return expect(TokenKind::kRBrace);
 }
 
 // '#sdy.sharding_per_value' '<' '[' (sharding (',' sharding)*)? ']' '>'
 //   | '<' '[' ... ']' '>'; each sharding is `<...>` or `#sdy.sharding<...>`.
+// Upstream's format: `<` `[` (`]`):($shardings^ `]`)? `>` (attrs.td,
+// Sdy_TensorShardingPerValue).
 Result<TensorShardingPerValueAttr> Parser::parsePerValue() {
   record(Part::kWhole, -1, -1, tok_.begin);
-  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding_per_value") SB_TRY(advance());
-  SB_TRY(expect(TokenKind::kLess, "expected '<' to open sharding_per_value"));
-  SB_TRY(expect(TokenKind::kLSquare, "expected '[' to open the list of shardings"));
+  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding_per_value") {
+    SB_TRY(checkPrettyBody());
+    SB_TRY(advance());
+  }
+  SB_TRY(expect(TokenKind::kLess));
+  SB_TRY(expect(TokenKind::kLSquare));
   std::vector<TensorShardingAttr> shardings;
   if (!is(TokenKind::kRSquare)) {
     while (true) {
       value_ = index32(shardings.size());
-      if (!is(TokenKind::kLess) && !(is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding")) {
-        return fail("expected '<' to open sharding");
-      }
-      SB_ASSIGN_OR_RETURN(TensorShardingAttr sharding, parseSharding());
+      SB_ASSIGN_OR_RETURN(TensorShardingAttr sharding,
+                          inContext(parseSharding(), diag::kPerValueShardings));
       shardings.push_back(sharding);
       value_ = -1;
       SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
       if (!more) break;
     }
   }
-  SB_TRY(expect(TokenKind::kRSquare, "expected ']' to close the list of shardings"));
-  SB_TRY(expect(TokenKind::kGreater, "expected '>' to close sharding_per_value"));
+  SB_TRY(expect(TokenKind::kRSquare));
+  SB_TRY(expect(TokenKind::kGreater));
   return TensorShardingPerValueAttr::get(ctx_, shardings);
 }
 

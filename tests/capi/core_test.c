@@ -33,6 +33,8 @@ static void nullTolerance(void) {
   size = 7;
   CHECK(strcmp(sb_error_diagnostic(NULL, &size), "") == 0 && size == 0);
   CHECK(sb_error_offset(NULL) == SB_NO_OFFSET);
+  CHECK(strcmp(sb_error_note(NULL, &size), "") == 0 && size == 0);
+  CHECK(sb_error_note_offset(NULL) == SB_NO_OFFSET);
   size = 7;
   CHECK(strcmp(sb_mesh_name(NULL, &size), "") == 0 && size == 0);
   CHECK(sb_sdy_sharding_is_per_value(NULL) == 0);
@@ -80,6 +82,9 @@ static void unlocatedDiagnostic(void) {
   CHECK(sb_error_offset(err) == SB_NO_OFFSET);
   diagnostic = sb_error_diagnostic(err, &size);
   CHECK_STR(diagnostic, size, "<input>: error: sb_context_create: out is NULL\n");
+  /* ... and has no note. */
+  CHECK(strcmp(sb_error_note(err, &size), "") == 0 && size == 0);
+  CHECK(sb_error_note_offset(err) == SB_NO_OFFSET);
   sb_error_free(err);
 }
 

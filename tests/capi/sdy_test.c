@@ -69,10 +69,19 @@ static void meshErrors(void) {
   CHECK(m == NULL);
   CHECK(sb_error_offset(err) == 6);
   diagnostic = sb_error_diagnostic(err, &size);
+  /* MLIR's first diagnostic, then the parameter as a note
+   * (docs/sdy_parse_errors.md). */
   CHECK_STR(diagnostic, size,
-            "<input>:1:7: error: expected integer mesh axis size, got ']'\n"
+            "<input>:1:7: error: expected integer value\n"
             "<[\"x\"=]>\n"
-            "      ^\n");
+            "      ^\n"
+            "<input>:1:7: note: failed to parse Sdy_Mesh parameter 'axes' which is to be a "
+            "`::llvm::ArrayRef<MeshAxisAttr>`\n");
+  diagnostic = sb_error_note(err, &size);
+  CHECK_STR(diagnostic, size,
+            "failed to parse Sdy_Mesh parameter 'axes' which is to be a "
+            "`::llvm::ArrayRef<MeshAxisAttr>`");
+  CHECK(sb_error_note_offset(err) == 6);
   sb_error_free(err);
   err = NULL;
 
@@ -156,7 +165,14 @@ static void shardingErrors(void) {
 
   CHECK(sb_sdy_sharding_parse(ctx, S("#sdy.sharding<@mesh, [{\"a\"}"), &s, &err) == SB_ERROR_PARSE);
   CHECK(s == NULL);
-  CHECK(sb_error_offset(err) == 27);
+  /* MLIR's scan of the pretty body, at the last string it lexed
+   * (docs/sdy_parse_errors.md); no parameter context, so no note. */
+  CHECK(sb_error_offset(err) == 23);
+  diagnostic = sb_error_message(err, &size);
+  CHECK_STR(diagnostic, size, "unbalanced '[' character in pretty dialect name");
+  CHECK(sb_error_note_offset(err) == SB_NO_OFFSET);
+  diagnostic = sb_error_note(err, &size);
+  CHECK(size == 0 && strcmp(diagnostic, "") == 0);
   sb_error_free(err);
   err = NULL;
   CHECK_ERROR(sb_sdy_sharding_parse(ctx, S("<[\"a\"=2]>"), &s, &err), err, SB_ERROR_INVALID_ARGUMENT,

@@ -70,6 +70,15 @@ expect "success exits 0" 0 "{replicated}" -- hlo '{replicated}'
 expect "equal false exits 0" 0 "false" -- equal '{replicated}' '{manual}'
 expect "input error exits 1" 1 "" -- hlo '{devices=[2,2]0,1,2}'
 expect "invalid sharding for --shape exits 1" 1 "" -- hlo --shape 'f32[4]' '{devices=[2,2]<=[4]}'
+# XLA's Validate message goes on with "\n\tNote: ...": a real line break and
+# tab, not an escaped \x0a.
+printf '%s\n' \
+  '<input>: error: Number of tile assignment dimensions (excluding subgroups) is different than the input rank. sharding={devices=[2,2]<=[4]}, input_shape=f32[4]' \
+  $'\tNote: While validating sharding {devices=[2,2]<=[4]} against shape f32[4]' >"$tmp/want"
+if ! cmp -s "$tmp/want" "$tmp/stderr"; then
+  fail "Validate's note line"
+  diff "$tmp/want" "$tmp/stderr" | sed 's/^/    /'
+fi
 expect "bad --to value exits 2" 2 "" -- hlo --to yaml '{replicated}'
 expect "bad --from value exits 2" 2 "" -- hlo --from xml '{replicated}'
 expect "--num-devices without --shape exits 2" 2 "" -- hlo --num-devices 4 '{replicated}'

@@ -22,6 +22,24 @@ fi
 out="$("$bin" sdy --json --mesh '<["x"=2]>' '#sdy.sharding<@mesh, [{"y"}]>' 2>/dev/null)"
 [[ $? -eq 1 ]] || fail "sdy verifier error: exit code"
 [[ "$out" == *'"code": "invalid"'*'"line": 1'* ]] || fail "sdy verifier error: $out"
+[[ "$out" != *'"note"'* ]] || fail "an error without a note has one: $out"
+
+# An error with a note (an sdy parse error, docs/sdy_parse_errors.md) has a
+# `note` member; others have none.
+expect "parse error with a note" 1 '{
+  "error": {
+    "code": "parse",
+    "message": "expected '"'='"'",
+    "source": "<input>",
+    "line": 1,
+    "column": 6,
+    "note": {
+      "message": "failed to parse Sdy_Mesh parameter '"'axes'"' which is to be a `::llvm::ArrayRef<MeshAxisAttr>`",
+      "line": 1,
+      "column": 7
+    }
+  }
+}' -- sdy --json '<["a" 2]>'
 
 # An error without a position has no line/column members.
 out="$("$bin" hlo --json @"$tmp/does-not-exist" 2>/dev/null)"

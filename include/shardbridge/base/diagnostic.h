@@ -27,8 +27,15 @@ LineCol lineColAt(std::string_view text, size_t offset);
 // "<name>:LINE:COL: error: MESSAGE\n<source line>\n<spaces>^\n"; tabs in the
 // source line are kept in the caret line so the caret lines up; control
 // bytes (NUL included) print as '?' so the output stays one line. Without an
-// offset: "<name>: error: MESSAGE\n".
+// offset: "<name>: error: MESSAGE\n". An error with a note gets one more
+// line, "<name>:LINE:COL: note: NOTE\n" (or "<name>: note: NOTE\n" when the
+// note has no offset), with no source line of its own. Message and note are
+// written with escapeMessage.
 std::string renderDiagnostic(const Error& error, std::string_view text,
                              std::string_view name = "<input>");
+
+// `message` as escapeBytes writes it, except that a newline stays a newline:
+// XLA's messages continue on a new line ("...\n\tNote: While validating ...").
+std::string escapeMessage(std::string_view message);
 
 }  // namespace shardbridge

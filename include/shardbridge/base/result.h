@@ -30,27 +30,49 @@ const char* errorCodeName(ErrorCode code);
 
 // An error: a code, a human-readable message and, for errors about text, the
 // byte offset into that text where the problem is (kNoOffset when none).
+// It may carry one note, MLIR style: a second line of context (e.g. which
+// parameter of an attribute was being parsed), with its own offset or none.
+// An empty note is no note.
 struct Error {
   static constexpr size_t kNoOffset = static_cast<size_t>(-1);
 
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
   size_t offset = kNoOffset;
+  std::string note;
+  size_t noteOffset = kNoOffset;
 
   bool hasOffset() const { return offset != kNoOffset; }
+  bool hasNote() const { return !note.empty(); }
+  bool hasNoteOffset() const { return hasNote() && noteOffset != kNoOffset; }
 
-  // Returns the same error with its offset shifted by `base` (used when a
-  // sub-parser ran on a slice of a larger buffer). No-op without an offset.
+  // Returns the same error with its offsets (the note's too) shifted by
+  // `base` (used when a sub-parser ran on a slice of a larger buffer).
+  // Offsets that are kNoOffset stay so.
   Error shifted(size_t base) const {
     Error e = *this;
     if (e.hasOffset()) e.offset += base;
+    if (e.noteOffset != kNoOffset) e.noteOffset += base;
+    return e;
+  }
+
+  // Returns the same error with `text` as its note, at `at` (kNoOffset for a
+  // note about no particular byte); replaces any note it had.
+  Error withNote(std::string text, size_t at = kNoOffset) const {
+    Error e = *this;
+    e.note = std::move(text);
+    e.noteOffset = e.note.empty() ? kNoOffset : at;
     return e;
   }
 };
 
 inline Error makeError(ErrorCode code, std::string message,
                        size_t offset = Error::kNoOffset) {
-  return Error{code, std::move(message), offset};
+  Error e;
+  e.code = code;
+  e.message = std::move(message);
+  e.offset = offset;
+  return e;
 }
 
 // Tag to construct a Result holding an error: `return Unexpected(err);`.

@@ -330,11 +330,17 @@
 #sdy.mesh<["x"=2]>
 
 // -----
-// Parse errors as `shardbridge sdy` reports them (parse_errors.mlir).
+// Parse errors as `shardbridge sdy` reports them (parse_errors.mlir): MLIR's
+// first diagnostic, then the parameter context as a note
+// (docs/sdy_parse_errors.md).
 // CMD: export
-// ARGS: --mesh '<["x"=2]>'
-// expected-error {{expected '>' to close sharding, got end of input}}
-#sdy.sharding<@mesh, [{"x"}]
+// ARGS: --mesh '#sdy.mesh<["x"=2,"y"=2]>'
+// expected-error {{expected ','}}
+// STDERR: <input>:1:27: error: expected ','
+// STDERR: #sdy.sharding<@mesh, [{"x" "y"}]>
+// STDERR:                           ^
+// STDERR: <input>:1:28: note: failed to parse Sdy_TensorSharding parameter 'dim_shardings' which is to be a `::llvm::ArrayRef<DimensionShardingAttr>`
+#sdy.sharding<@mesh, [{"x" "y"}]>
 
 // -----
 // V3 text quotes names with `'`, so such a name cannot be written
