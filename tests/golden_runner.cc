@@ -15,7 +15,8 @@
 //   // expected-error-at {{L:C}}    the diagnostic header is `<input>:L:C: error:`
 //   // STDERR: <line>               the expected stderr, one line each, in
 //                                   order; together all of stderr (the whole
-//                                   rendered diagnostic, note included)
+//                                   rendered diagnostic, note included; a
+//                                   file input's path is written <input>)
 //   // anything else               a comment
 // The other lines, joined with '\n' and trimmed, are TEXT, passed as the last
 // argument. With neither CHECK nor expected-error the case must exit 0 and
@@ -352,7 +353,13 @@ std::string check(const Case& c, const RunResult& r, const std::string& inputNam
       r.err.find(inputName + ":" + *c.expectedErrorAt + ": error:") == std::string::npos) {
     why << "expected the diagnostic at " << inputName << ":" << *c.expectedErrorAt << "\n";
   }
-  if (!c.stderrLines.empty() && outputLines(r.err) != c.stderrLines) {
+  // A file input's temporary path reads `<input>` in STDERR lines, as text
+  // input is named.
+  std::string err = r.err;
+  if (inputName != "<input>")
+    for (size_t at = err.find(inputName); at != std::string::npos; at = err.find(inputName, at + 7))
+      err.replace(at, inputName.size(), "<input>");
+  if (!c.stderrLines.empty() && outputLines(err) != c.stderrLines) {
     std::string expected;
     for (const auto& l : c.stderrLines) expected += l + "\n";
     why << "expected stderr:\n" << indent(expected);

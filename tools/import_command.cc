@@ -193,7 +193,7 @@ int runImport(const ImportOptions& options) {
       error = imported.error();
     }
     error.message = "input " + std::to_string(i + 1) + " (" + s.toString() + "): " + error.message;
-    error.offset = Error::kNoOffset;
+    error.dropOffsets();
     return reportError(error, "", "<input>");
   }
   // Said, not dropped in silence: what each import lost.

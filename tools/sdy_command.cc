@@ -65,7 +65,7 @@ std::string sdyJson(const sdy::AnyAttr& attr) {
   return w.finish();
 }
 
-int usageError(const std::string& message) { return tools::usageError("sdy", message); }
+int sdyUsageError(const std::string& message) { return tools::usageError("sdy", message); }
 
 int runSdy(const SdyOptions& options) {
   setJsonOutput(options.json);
@@ -91,13 +91,13 @@ int runSdy(const SdyOptions& options) {
   verifyOptions.locations = &locations;
   Status verified;
   if (const auto* mesh = std::get_if<sdy::MeshAttr>(&*attr)) {
-    if (!types.empty()) return usageError("--type applies to shardings, not to a mesh");
+    if (!types.empty()) return sdyUsageError("--type applies to shardings, not to a mesh");
     verified = sdy::verifyMesh(*mesh, &locations);
   } else if (const auto* symbol = std::get_if<sdy::MeshSymbol>(&*attr)) {
-    if (!types.empty()) return usageError("--type applies to shardings, not to a mesh");
+    if (!types.empty()) return sdyUsageError("--type applies to shardings, not to a mesh");
     verified = sdy::verifyMesh(symbol->mesh, &locations);
   } else if (const auto* sharding = std::get_if<sdy::TensorShardingAttr>(&*attr)) {
-    if (types.size() > 1) return usageError("a sharding takes at most one --type");
+    if (types.size() > 1) return sdyUsageError("a sharding takes at most one --type");
     std::optional<MlirType> type;
     if (!types.empty()) type = types[0];
     verified = sdy::verifyTensorSharding(*sharding, lookup, type, verifyOptions);

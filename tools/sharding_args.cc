@@ -36,7 +36,7 @@ std::optional<hlo::HloSharding> readShardingArg(const std::string& arg,
     Error error = format ? read.error() : textErrorFirst(read.error(), input->text);
     // Byte offsets into binary data mean nothing on a terminal.
     if (binary || (error.hasOffset() && error.offset > input->text.size())) {
-      error.offset = Error::kNoOffset;
+      error.dropOffsets();
     }
     reportError(error, *input);
     return std::nullopt;

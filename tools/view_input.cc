@@ -77,7 +77,7 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
     if (!read) {
       Error error = textErrorFirst(read.error(), text->text);
       if (error.code != ErrorCode::kParse || error.offset > text->text.size()) {
-        error.offset = Error::kNoOffset;
+        error.dropOffsets();
       }
       return reportError(error, *text);
     }
@@ -96,7 +96,7 @@ int loadExplanation(sdy::Context& ctx, const ViewInput& input, const std::string
   }
   if (!explained) {
     Error error = explained.error();
-    error.offset = Error::kNoOffset;
+    error.dropOffsets();
     return reportError(error, "", "<input>");
   }
   out = std::move(*explained);

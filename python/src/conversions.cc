@@ -163,7 +163,7 @@ py::tuple inferMesh(py::object shardings, std::optional<int64_t> rank, bool open
       out.append(importAll(setup, inputs[i], rank, openDims));
     } catch (LibraryError& e) {
       e.error.message = "input " + std::to_string(i + 1) + " (" + inputs[i].toString() + "): " + e.error.message;
-      e.error.offset = Error::kNoOffset;
+      e.error.dropOffsets();
       throw;
     }
   }

@@ -28,7 +28,7 @@ view::Explanation explainHlo(const hlo::HloSharding& s, py::object shape, py::ob
       context->ctx, s, m ? meshIn(*m, context) : sdy::MeshAttr(), m ? m->name : "mesh", sh);
   if (!e) {
     Error error = e.error();
-    error.offset = Error::kNoOffset;
+    error.dropOffsets();
     raise(error);
   }
   return std::move(*e);
@@ -45,7 +45,7 @@ view::Explanation explainSdy(const TensorShardingObject& s, py::object shape, py
   Result<view::Explanation> e = view::explainSdySharding(s.context->ctx, s.attr, lookupFor(m, s.context), sh, manualAxes);
   if (!e) {
     Error error = e.error();
-    error.offset = Error::kNoOffset;
+    error.dropOffsets();
     raise(error);
   }
   return std::move(*e);
@@ -84,7 +84,7 @@ view::Grid gridOf(const view::Explanation& e, const ShowOptions& o) {
   auto grid = view::buildGrid(*e.tiles, options);
   if (!grid) {
     Error error = grid.error();
-    error.offset = Error::kNoOffset;
+    error.dropOffsets();
     raise(error);
   }
   return std::move(*grid);

@@ -163,7 +163,7 @@ sb_status sb_import_inferred(sb_context* context, const sb_hlo_sharding* const* 
       if (!imported) {
         Error e = imported.error();
         e.message = "input " + std::to_string(i + 1) + " (" + inputs[i].toString() + "): " + e.message;
-        e.offset = Error::kNoOffset;
+        e.dropOffsets();
         return fail(error, e);
       }
       result->shardings.push_back(std::move(*imported));
@@ -300,7 +300,7 @@ sb_status giveExplanation(Result<view::Explanation> explained, char** json, size
                           sb_error** error) {
   if (!explained) {
     Error e = explained.error();
-    e.offset = Error::kNoOffset;
+    e.dropOffsets();
     return fail(error, e);
   }
   giveString(view::explanationJson(*explained), json, json_size);

@@ -28,8 +28,13 @@ Result<std::map<std::string, sdy::MeshAttr, std::less<>>> moduleMeshes(
     size_t base = data.find(def.text, def.offset);
     bool written = base != std::string_view::npos;
     auto locate = [&](Error e) {
-      e.offset = written ? base + (e.hasOffset() ? e.offset : 0) : def.offset;
-      return e;
+      if (!written) {
+        e.dropOffsets();
+        e.offset = def.offset;
+        return e;
+      }
+      if (!e.hasOffset()) e.offset = 0;
+      return e.shifted(base);
     };
     sdy::SourceMap where;
     auto mesh = sdy::parseMesh(ctx, def.text, &where);

@@ -80,7 +80,7 @@ Result<hlo::HloSharding> readMhloSharding(std::string_view value) {
   if (!s) {
     Error e = s.error();
     e.message = "mhlo.sharding is neither HLO sharding text nor a serialized OpSharding: " + e.message;
-    e.offset = Error::kNoOffset;
+    e.dropOffsets();
     return e;
   }
   return std::move(s->sharding);

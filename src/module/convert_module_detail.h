@@ -202,13 +202,15 @@ struct TextOrigin {
   size_t base = 0;       // where `raw` starts in the module
   bool literal = false;
   std::string once = {};  // a doubly escaped literal's first decoding (decodeRoundTripLiteral)
-  size_t map(const Error& e) const {
-    if (!e.hasOffset()) return base;
-    if (!literal) return base + e.offset;
-    return base + module_detail::rawOffsetInRoundTripLiteral(raw, once, e.offset);
+  size_t mapOffset(size_t o) const {
+    if (!literal) return base + o;
+    return base + module_detail::rawOffsetInRoundTripLiteral(raw, once, o);
   }
+  size_t map(const Error& e) const { return e.hasOffset() ? mapOffset(e.offset) : base; }
   Error locate(Error e) const {
-    e.offset = map(e);
+    size_t at = map(e);
+    if (e.noteOffset != Error::kNoOffset) e.noteOffset = mapOffset(e.noteOffset);
+    e.offset = at;
     return e;
   }
 };
@@ -240,7 +242,8 @@ inline Result<std::vector<std::pair<std::string, sdy::MeshAttr>>> roundTripMeshe
     auto parsed = sdy::parseMesh(ctx, mesh.first);
     if (!parsed) {
       Error err = parsed.error();
-      err.offset = (err.hasOffset() ? err.offset : 0) + mesh.second;
+      if (!err.hasOffset()) err.offset = 0;
+      err = err.shifted(mesh.second);
       return origin.locate(err);
     }
     out.push_back({name, *parsed});

@@ -269,6 +269,7 @@ class ExportRewrite : public module_detail::ScanVisitor {
     }
     if (!result) {
       Error e = result.error();
+      e.dropOffsets();
       e.offset = origin.base;
       return e;
     }

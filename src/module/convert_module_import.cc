@@ -255,6 +255,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
   }
 
   static Error located(Error e, const TextOrigin& origin) {
+    e.dropOffsets();
     e.offset = origin.base;
     return e;
   }
@@ -323,7 +324,7 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
     auto inferred = convert::inferModuleMesh(ctx, state.shardings, options.anyOrder);
     if (!inferred) {
       Error e = inferred.error();
-      e.offset = Error::kNoOffset;
+      e.dropOffsets();
       return e;
     }
     mesh = inferred->mesh;

@@ -66,7 +66,7 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
     Result<ConvertedModule> out = exportModule(text, options);
     if (!out) {
       Error e = out.error();
-      if (e.offset != Error::kNoOffset) e.offset += span.begin;
+      e = e.shifted(span.begin);
       return e;
     }
     // A mesh still named after the export (by an attribute the pass does

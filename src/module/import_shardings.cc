@@ -135,7 +135,7 @@ Status runImportShardings(PassContext& ctx) {
     Result<ConvertedModule> out = importModule(span.in(ctx.text()), options);
     if (!out) {
       Error e = out.error();
-      if (e.offset != Error::kNoOffset) e.offset += span.begin;
+      e = e.shifted(span.begin);
       return e;
     }
     for (ModuleWarning& w : out->warnings) ctx.warn(w.offset + span.begin, std::move(w.message));

@@ -491,7 +491,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     for (ModuleWarning& w : warnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
     if (!ran) {
       Error e = ran.error();
-      if (e.offset != Error::kNoOffset) e.offset = toInput(e.offset);
+      e.mapOffsets(toInput);
       return e;
     }
     if (rw.empty()) continue;

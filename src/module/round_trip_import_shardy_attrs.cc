@@ -46,7 +46,8 @@ constexpr std::string_view kSharding = "xla.sdy.sharding";
 constexpr std::string_view kRule = "xla.sdy.sharding_rule";
 
 Error shifted(Error e, size_t base) {
-  if (e.offset == Error::kNoOffset) e.offset = 0;
+  // The string as a whole: an offset inside its decoding would not be one of the module.
+  e.dropOffsets();
   e.offset = base;
   return e;
 }

@@ -181,6 +181,7 @@ class Matcher {
     Result<std::string> r = axes ? manualAxesList(text) : perValueList(sctx_, text);
     if (!r) {
       Error err = r.error();
+      err.dropOffsets();
       err.offset = e->value.begin;
       return err;
     }

@@ -56,6 +56,17 @@ struct Error {
     return e;
   }
 
+  // Moves both offsets through `map` (offset -> offset), as when an error
+  // found in a rewritten or decoded text is located in the original one;
+  // offsets that are kNoOffset stay so.
+  template <typename Map>
+  void mapOffsets(Map&& map) {
+    if (hasOffset()) offset = map(offset);
+    if (noteOffset != kNoOffset) noteOffset = map(noteOffset);
+  }
+  // Forgets both offsets (the text they point into is not the one shown).
+  void dropOffsets() { offset = noteOffset = kNoOffset; }
+
   // Returns the same error with `text` as its note, at `at` (kNoOffset for a
   // note about no particular byte); replaces any note it had.
   Error withNote(std::string text, size_t at = kNoOffset) const {

@@ -189,12 +189,16 @@ module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.me
 // CMD: convert
 // ARGS: --to hlo
 // INPUT: file
-// A malformed doubly escaped sharding: located at the byte of the input the
-// error is at, through both decodings (here the `{` after `x`).
-// expected-error {{expected quoted axis name or '?' in dimension sharding, got '{'}}
-// expected-error-at {{2:127}}
+// A malformed doubly escaped sharding: the error and its note are located at
+// the bytes of the input they are at, through both decodings (here right
+// after `\\\22x\\\22`, where MLIR's parser expects the ',').
+// expected-error {{expected ','}}
+// STDERR: <input>:2:125: error: expected ','
+// STDERR:   func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\\22x\\\22 \\\22y\\\22}, {}]>"}}) -> tensor<8x8xf32> {
+// STDERR:                                                                                                                             ^
+// STDERR: <input>:2:126: note: failed to parse Sdy_TensorSharding parameter 'dim_shardings' which is to be a `::llvm::ArrayRef<DimensionShardingAttr>`
 module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\\\22x\\\22=2, \\\22y\\\22=2]>}"}} {
-  func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\\22x\\\22, {}]>"}}) -> tensor<8x8xf32> {
+  func.func @main(%arg0: tensor<8x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\\22x\\\22 \\\22y\\\22}, {}]>"}}) -> tensor<8x8xf32> {
     return %arg0 : tensor<8x8xf32>
   }
 }
@@ -256,3 +260,4 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}
 func.func @main(%arg0: tensor<8xf32> {a = "oops}) {
   return
 }
+
