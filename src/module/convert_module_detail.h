@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "module/scanner.h"
+#include "module/text_lex.h"
 #include "shardbridge/convert/export.h"
 #include "shardbridge/convert/import.h"
 #include "shardbridge/convert/mesh_inference.h"
@@ -154,17 +155,8 @@ inline TypeAliases collectTypeAliases(std::string_view text,
   for (size_t p = 0; p < text.size();) {
     size_t eol = text.find('\n', p);
     if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(p, eol - p);
-    if (line.starts_with('!')) {
-      size_t eq = line.find('=');
-      if (eq != std::string_view::npos) {
-        std::string_view name = line.substr(0, eq), def = line.substr(eq + 1);
-        while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.remove_suffix(1);
-        while (!def.empty() && (def.front() == ' ' || def.front() == '\t')) def.remove_prefix(1);
-        while (!def.empty() && (def.back() == ' ' || def.back() == '\t' || def.back() == '\r')) def.remove_suffix(1);
-        if (name.size() > 1 && !def.empty()) out[std::string(name)] = std::string(def);
-      }
-    }
+    if (auto alias = module_lex::typeAliasLine(text.substr(p, eol - p)))
+      out[std::string(alias->first)] = std::string(alias->second);
     p = eol + 1;
   }
   return out;

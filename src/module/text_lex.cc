@@ -181,4 +181,16 @@ std::string_view symbolAt(std::string_view t, size_t p) {
   return t.substr(b, e - b);
 }
 
+std::optional<std::pair<std::string_view, std::string_view>> typeAliasLine(std::string_view line) {
+  if (!line.starts_with('!')) return std::nullopt;
+  size_t eq = line.find('=');
+  if (eq == std::string_view::npos) return std::nullopt;
+  std::string_view name = line.substr(0, eq), def = line.substr(eq + 1);
+  while (!name.empty() && isBlank(name.back())) name.remove_suffix(1);
+  while (!def.empty() && isBlank(def.front())) def.remove_prefix(1);
+  while (!def.empty() && isBlank(def.back())) def.remove_suffix(1);
+  if (name.size() < 2 || def.empty()) return std::nullopt;
+  return std::make_pair(name, def);
+}
+
 }  // namespace shardbridge::module_lex

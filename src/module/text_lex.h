@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <optional>
 
 #include "shardbridge/base/result.h"
 #include "shardbridge/module/op_tree.h"
@@ -61,5 +63,9 @@ module::TextSpan wholeLines(std::string_view t, module::TextSpan s);
 
 // The indentation (blanks) of the line holding offset `p`.
 std::string_view indentationAt(std::string_view t, size_t p);
+
+// A type alias definition line `!name = definition` (blanks trimmed): the
+// name with its '!' and the definition; nullopt for any other line.
+std::optional<std::pair<std::string_view, std::string_view>> typeAliasLine(std::string_view line);
 
 }  // namespace shardbridge::module_lex
