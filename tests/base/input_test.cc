@@ -1,6 +1,7 @@
 // base/input.h: the bounded reader every command uses (`-`, `@path`, text),
 // the empty-input rule, the OS reasons, and the text checks.
 #include "shardbridge/base/input.h"
+#include "base/temp_dir.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -15,25 +16,7 @@
 namespace shardbridge {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/sb_input_test.XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-  const std::string& path() const { return path_; }
-  std::string write(const std::string& name, const std::string& data) const {
-    std::string p = path_ + "/" + name;
-    FILE* f = std::fopen(p.c_str(), "wb");
-    std::fwrite(data.data(), 1, data.size(), f);
-    std::fclose(f);
-    return p;
-  }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 TEST(ReadInput, TextIsItself) {
   auto r = readInput("{replicated}", {});

@@ -2,6 +2,7 @@
 // non-regular files in place, temporary file and rename for a file with one
 // link, in place for several, nothing left behind on failure or signal).
 #include "shardbridge/base/output.h"
+#include "base/temp_dir.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -22,30 +23,7 @@
 namespace shardbridge {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/sb_output_test.XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    DIR* d = ::opendir(path_.c_str());
-    while (dirent* e = ::readdir(d)) {
-      std::string n = e->d_name;
-      if (n != "." && n != "..") names.push_back(n);
-    }
-    ::closedir(d);
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

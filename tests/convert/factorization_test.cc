@@ -138,13 +138,13 @@ TEST(AnalyzeTileAssignment, OneDevice) {
   EXPECT_TRUE(analysis->subDims.empty());
 }
 
-struct ErrorRow {
+struct FactorErrorRow {
   const char* source;
   const char* sharding;
   const char* message;
 };
 
-const ErrorRow kErrorRows[] = {
+const FactorErrorRow kFactorErrorRows[] = {
     {"docs/upstream.md § Tile assignment analysis: upstream aborts on this one", "{devices=[2,3]<=[2,3]T(1,0)}",
      "tile assignment devices=[2,3]<=[2,3]T(1,0) has no common factorisation of its tile dims "
      "[2,3] and device dims [3,2]"},
@@ -158,7 +158,7 @@ const ErrorRow kErrorRows[] = {
 };
 
 TEST(AnalyzeTileAssignment, Errors) {
-  for (const ErrorRow& row : kErrorRows) {
+  for (const FactorErrorRow& row : kFactorErrorRows) {
     auto sharding = hlo::parseSharding(row.sharding);
     ASSERT_TRUE(sharding.has_value()) << row.sharding << ": " << sharding.error().message;
     auto analysis = analyzeTileAssignment(sharding->tileAssignment());

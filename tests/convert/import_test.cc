@@ -41,13 +41,13 @@ struct ModuleInput {
   bool openDims = false;
 };
 
-struct ModuleRow {
+struct ImportModuleRow {
   const char* source;
   std::vector<ModuleInput> inputs;
   std::vector<std::string> expected;  // one line per input
 };
 
-const ModuleRow kModuleRows[] = {
+const ImportModuleRow kImportModuleRows[] = {
     {"lit @non_trivial_common_mesh + @multiple_shardings (one module); docs/upstream.md import example 1",
      {{"{devices=[4,8]<=[8,4]T(1,0)}", {2}},
       {"{devices=[1,2,16]<=[32] last_tile_dim_replicate}", {2}},
@@ -119,7 +119,7 @@ const ModuleRow kModuleRows[] = {
       R"(#sdy.sharding<@mesh, [{"x"}, {"y", "z"}]>)"}},
 };
 
-std::vector<std::string> importModule(const ModuleRow& row) {
+std::vector<std::string> importModule(const ImportModuleRow& row) {
   sdy::Context ctx;
   std::vector<HloSharding> shardings;
   for (const ModuleInput& input : row.inputs) {
@@ -153,7 +153,7 @@ std::vector<std::string> importModule(const ModuleRow& row) {
 }
 
 TEST(ImportModule, GoldenRows) {
-  for (const ModuleRow& row : kModuleRows) {
+  for (const ImportModuleRow& row : kImportModuleRows) {
     EXPECT_EQ(importModule(row), row.expected) << row.source;
   }
 }

@@ -53,7 +53,7 @@ namespace {
 
 using hlo::HloSharding;
 
-constexpr AnyOrderOptions kAnyOrder{true};
+constexpr AnyOrderOptions kAnyDeviceOrder{true};
 
 // --- generators ------------------------------------------------------------
 
@@ -512,7 +512,7 @@ RC_GTEST_PROP(RoundTripProps, ImportThenExportIsTheIdentity, ()) {
   const std::vector<HloSharding> module = {input, companion};
 
   sdy::Context ctx;
-  auto inferred = inferModuleMesh(ctx, module, kAnyOrder);
+  auto inferred = inferModuleMesh(ctx, module, kAnyDeviceOrder);
   if (!inferred.has_value()) RC_FAIL(input.toString() + ": " + inferred.error().message);
   const sdy::MeshAttr mesh = inferred->mesh;
   std::map<int64_t, std::string> singleDeviceNames(inferred->singleDevice.begin(),
@@ -530,7 +530,7 @@ RC_GTEST_PROP(RoundTripProps, ImportThenExportIsTheIdentity, ()) {
   auto roundTrip = [&](const HloSharding& sharding) -> HloSharding {
     const int64_t rank = sharding.isTiled() ? sharding.tiledDataRank() : 2;
     auto imported = convertToSdySharding(ctx, sharding, mesh, ref, singleDeviceNames, rank,
-                                         false, kAnyOrder);
+                                         false, kAnyDeviceOrder);
     if (!imported.has_value()) {
       RC_FAIL(sharding.toString() + " on " + sdy::printMesh(mesh) + ": " +
               imported.error().message);
@@ -620,7 +620,7 @@ TEST(RoundTripRegression, SortedReplicationGroupsOnADeviceIdsMesh) {
   auto expectedExport = hlo::parseSharding("{devices=[2,2]0,1,2,3 last_tile_dim_replicate}");
   ASSERT_TRUE(expectedExport.has_value());
   EXPECT_TRUE(*exported == *expectedExport) << exported->toString();
-  auto imported = convertToSdySharding(ctx, *exported, mesh, ref, {}, 1, false, kAnyOrder);
+  auto imported = convertToSdySharding(ctx, *exported, mesh, ref, {}, 1, false, kAnyDeviceOrder);
   ASSERT_TRUE(imported.has_value()) << imported.error().message;
   EXPECT_EQ(sdy::printTensorSharding(*imported), R"(#sdy.sharding<@mesh, [{"a"}]>)");
   auto again = convertToHloSharding(*imported, lookup);

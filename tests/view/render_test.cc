@@ -134,12 +134,12 @@ TEST(XmlChecker, CatchesMistakes) {
   EXPECT_NE(XmlChecker("<a x=\"1\" x=\"2\"/>").check(), "");
 }
 
-TileLayout tiles(const char* hlo, I64s dims) {
+TileLayout layoutOf(const char* hlo, I64s dims) {
   return computeTiles(hlo::parseSharding(hlo).value(), dims).value();
 }
 
 TEST(RenderText, Rank2Golden) {
-  TileLayout t = tiles("{devices=[2,2]<=[4]}", {4, 8});
+  TileLayout t = layoutOf("{devices=[2,2]<=[4]}", {4, 8});
   Grid g = buildGrid(t).value();
   TextOptions o;
   o.width = 21;
@@ -157,7 +157,7 @@ TEST(RenderText, Rank3SlicesAndUnevenColumns) {
   // dim 2: 5 over 2 shards -> 3 and 2 wide, so the 19 inner columns split
   // 11.4 : 7.6 -> 11 and 7 (rounded down); the height
   // 18 / 5 / 2.5 = 1.44 rounds to 1 line.
-  TileLayout t = tiles("{devices=[2,1,2,2]<=[8] last_tile_dim_replicate}", {2, 1, 5});
+  TileLayout t = layoutOf("{devices=[2,1,2,2]<=[8] last_tile_dim_replicate}", {2, 1, 5});
   Grid g = buildGrid(t).value();
   TextOptions o;
   o.width = 22;
@@ -196,7 +196,7 @@ TEST(RenderText, WrapsLongDeviceListsAndColours) {
 // UBSan). The height is now clamped before it is converted: at most
 // min(3 * rows, 24) text lines, and the SVG's maximum grid height.
 TEST(RenderText, DimsNear2To63DoNotOverflow) {
-  TileLayout t = tiles("{devices=[2,1]<=[2]}", {INT64_MAX, 1});
+  TileLayout t = layoutOf("{devices=[2,1]<=[2]}", {INT64_MAX, 1});
   Grid g = buildGrid(t).value();
   TextOptions o;
   o.width = 20;
