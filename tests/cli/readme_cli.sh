@@ -52,4 +52,34 @@ print("%d documented examples run, %d differ" % (run, differ))
 sys.exit(1 if differ or run < 20 else 0)
 PY
 
+# Every option of COMMAND --help appears in the README synopsis of COMMAND
+# (by its short or long name, or as the option it is an alias of), except
+# --help and --max-input-bytes, which README says every command takes.
+python3 - "$src" "$tmp/bin" <<'PY' || fail "README synopses lack options"
+import os, re, subprocess, sys
+src, bindir = sys.argv[1], sys.argv[2]
+env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"])
+readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+bad = 0
+for c in "convert list explain show export import sdy hlo equal".split():
+    h = subprocess.run(["shardbridge", c, "--help"], env=env, capture_output=True, text=True).stdout
+    at = readme.find("### `%s`" % c)
+    m = re.compile(r"```\n(shardbridge %s .*?)```" % c, re.S).search(readme, at) if at >= 0 else None
+    if not m or readme.find("\n### ", at + 1, m.start()) >= 0:
+        print("  %s: no synopsis in its README section" % c)
+        bad += 1
+        continue
+    synopsis = set(re.findall(r"-[-\w]+", m.group(1)))
+    aliases = dict((b, a) for a, b in re.findall(r"^\s+(--[\w-]+)[^\n]*\n?[^\n]*\(alias of (--[\w-]+)\)", h, re.M))
+    for names in re.findall(r"^  (-[-\w]+(?:,-[-\w]+)*)", h, re.M):
+        names = names.split(",")
+        if any(n in ("--help", "--max-input-bytes") for n in names):
+            continue
+        if any(n in synopsis or aliases.get(n) in synopsis for n in names):
+            continue
+        print("  %s: %s is not in the README synopsis" % (c, "/".join(names)))
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+
 finish readme
