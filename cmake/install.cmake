@@ -106,11 +106,13 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME libshardbridge-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_DESCRIPTION
     "shardbridge headers, static C++ library, CMake package and pkg-config files")
-# The static archives need protobuf's library at link time and
-# find_dependency(Protobuf) its headers and protoc; the .so link needs the
-# runtime package of the same build.
+# The static archives need protobuf's library at link time, and
+# find_dependency(Protobuf) its headers (CMake's FindProtobuf requires only
+# the library and the include dir; the exported targets name
+# protobuf::libprotobuf, never protoc); the .so link needs the runtime
+# package of the same build.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "libshardbridge${SB_ABI_VERSION} (= ${PROJECT_VERSION}-1), libprotobuf-dev, protobuf-compiler")
+    "libshardbridge${SB_ABI_VERSION} (= ${PROJECT_VERSION}-1), libprotobuf-dev")
 set(CPACK_DEBIAN_CLI_PACKAGE_NAME shardbridge)
 set(CPACK_DEBIAN_CLI_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_CLI_DESCRIPTION

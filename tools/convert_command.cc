@@ -157,15 +157,15 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
   auto* cmd = app.add_subcommand(
       "convert", "Convert every sharding of an MLIR module: sdy -> mhlo.sharding or back");
   cmd->add_option("--to", options->to,
-                  "hlo: the export pass (sdy.sharding -> mhlo.sharding, sharding constraints\n"
-                  "-> @Sharding custom calls, sdy.mesh ops removed); sdy: the import\n"
-                  "(xla-sdy-round-trip-import-pipeline for the round-trip form: xla.sdy.meshes\n"
-                  "or the round-trip custom calls; else\n"
+                  "hlo: the export pass (sdy.sharding -> mhlo.sharding, sharding constraints "
+                  "-> @Sharding custom calls, sdy.mesh ops removed); sdy: the import "
+                  "(xla-sdy-round-trip-import-pipeline for the round-trip form: xla.sdy.meshes "
+                  "or the round-trip custom calls; else "
                   "xla-sdy-stablehlo-import-pipeline: mhlo.sharding on an inferred mesh)")
       ->check(CLI::IsMember({"hlo", "sdy"}));
   cmd->add_option("--pass", options->passes,
-                  "Run the upstream pass or pipeline NAME (repeatable, in order), with options\n"
-                  "in MLIR's syntax: NAME{opt=value opt2=value}; `shardbridge convert --pass\n"
+                  "Run the upstream pass or pipeline NAME (repeatable, in order), with options "
+                  "in MLIR's syntax: NAME{opt=value opt2=value}; `shardbridge convert --pass "
                   "help` lists the names")
       ->allow_extra_args(false);
   cmd->add_flag("--round-trip", options->roundTrip,
@@ -174,15 +174,15 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
     cmd->add_flag_callback(std::string("--") + name, [options, name] { options->optionFlags.push_back(name); },
                            "Set the pipeline option of this name");
   cmd->add_option("-o,--output", options->output,
-                  "Write the module to FILE (only when the whole conversion succeeded;\n"
+                  "Write the module to FILE (only when the whole conversion succeeded; "
                   "symlinks are followed, FIFOs and devices written in place, `-` is stdout)");
   cmd->add_flag("--v3", options->v3,
                 "With --to hlo: write V3 NamedSharding strings (alias of --enable-hlo-sharding-v3)");
   cmd->add_flag("--upstream-device-order", options->upstreamOrder,
-                "With --to sdy: fail where upstream aborts on device orders no iota mesh\n"
+                "With --to sdy: fail where upstream aborts on device orders no iota mesh "
                 "explains, instead of importing them onto a mesh with device_ids");
   cmd->add_flag("--json", options->json,
-                "Print {\"to\", \"source\", \"output\", \"warnings\", \"module\"} as JSON: the\n"
+                "Print {\"to\", \"source\", \"output\", \"warnings\", \"module\"} as JSON: the "
                 "converted module as a string (null with -o) and the warnings (docs/json.md)");
   cmd->add_option("FILE", options->input, "The MLIR module (`-` or absent: stdin)");
   addMaxInputBytesOption(cmd);

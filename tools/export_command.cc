@@ -121,13 +121,13 @@ void registerExportCommand(CLI::App& app, Runner& run) {
       "      {mesh['i'=2,'j'=2], [{'i', ?}, {?}], manual={'j'}}\n");
   addMeshOption(cmd, options->meshes);
   cmd->add_option("--manual-axes", options->manualAxes,
-                  "Comma-separated mesh axes that are manual at this value (the\n"
-                  "xla.sdy.manual_axes attribute), in order: the device order of the\n"
+                  "Comma-separated mesh axes that are manual at this value (the "
+                  "xla.sdy.manual_axes attribute), in order: the device order of the "
                   "MANUAL subgroup.")
       ->expected(1)
       ->allow_extra_args(false);
   cmd->add_flag("--v3", options->v3,
-                "Print a V3 NamedSharding ({mesh[...], [...]}) as upstream's\n"
+                "Print a V3 NamedSharding ({mesh[...], [...]}) as upstream's "
                 "enable-hlo-sharding-v3 export does.");
   cmd->add_flag("--json", options->json,
                 "Print {\"input\", \"mhlo_sharding\", \"sharding\"} as JSON (docs/json.md)");

@@ -232,7 +232,7 @@ void registerHloCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--metadata", options->metadata, "With --to text: print metadata too");
   auto* toOption = cmd->get_option("--to");
   cmd->add_flag("--json", options->json,
-                "Print a JSON document: the sharding's structure, its OpSharding\n"
+                "Print a JSON document: the sharding's structure, its OpSharding "
                 "(protobuf JSON) and its V3 text (docs/json.md)")
       ->excludes(toOption);
   auto* shapeOption = cmd->add_option("--shape", options->shape,

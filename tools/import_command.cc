@@ -228,7 +228,7 @@ void registerImportCommand(CLI::App& app, Runner& run) {
                 "Without --mesh: when no single mesh serves every input, infer one mesh per "
                 "compatible group (@mesh, @mesh_1, ...; greedy in input order)");
   cmd->add_flag("--json", options->json,
-                "Print the meshes and the imported shardings as one JSON document\n"
+                "Print the meshes and the imported shardings as one JSON document "
                 "(docs/json.md)");
   auto* rank = cmd->add_option_function<int64_t>(
       "--rank", [options](int64_t r) { options->rank = r; },

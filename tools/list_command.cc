@@ -66,7 +66,7 @@ void registerListCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--inline", options->inlineText, "FILE is the file's text itself, not a path");
   addMaxInputBytesOption(cmd);
   cmd->add_option("--mesh", options->meshes,
-                  "Import onto this mesh instead of the inferred one: NAME=<[...]>, <[...]>,\n"
+                  "Import onto this mesh instead of the inferred one: NAME=<[...]>, <[...]>, "
                   "#sdy.mesh<...> or `sdy.mesh @NAME = <...>`, or @FILE holding one")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)

@@ -110,9 +110,9 @@ sdy::MeshLookup makeMeshLookup(const std::vector<NamedMesh>& meshes) {
 CLI::Option* addMeshOption(CLI::App* cmd, std::vector<std::string>& values) {
   return cmd
       ->add_option("--mesh", values,
-                   "A mesh the sharding may name: NAME=<[...]>, NAME=#sdy.mesh<...>,\n"
-                   "a bare <[...]> or #sdy.mesh<...> (named `mesh`), or a whole\n"
-                   "`sdy.mesh @NAME = <...>` line; @FILE reads one from a file.\n"
+                   "A mesh the sharding may name: NAME=<[...]>, NAME=#sdy.mesh<...>, "
+                   "a bare <[...]> or #sdy.mesh<...> (named `mesh`), or a whole "
+                   "`sdy.mesh @NAME = <...>` line; @FILE reads one from a file. "
                    "Repeatable. A single unnamed --mesh serves any mesh name.")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)

@@ -133,14 +133,14 @@ void registerSdyCommand(CLI::App& app, Runner& run) {
       "                                 <mesh<[\"x\"=2]>, [{}]>]>'\n");
   addMeshOption(cmd, options->meshes);
   cmd->add_option("--type", options->types,
-                  "The MLIR type of the value a sharding is attached to, e.g.\n"
-                  "tensor<8x16xf32>; checks rank and shape rules. For a\n"
+                  "The MLIR type of the value a sharding is attached to, e.g. "
+                  "tensor<8x16xf32>; checks rank and shape rules. For a "
                   "sharding_per_value give one --type per value, in order.")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->allow_extra_args(false);
   cmd->add_flag("--json", options->json,
-                "Print a JSON document (the canonical text and the attribute's\n"
+                "Print a JSON document (the canonical text and the attribute's "
                 "structure; docs/json.md) instead of the text");
   cmd->add_option("TEXT", options->text, "The attribute, `-` for stdin or @FILE")->required();
   addMaxInputBytesOption(cmd);

@@ -118,7 +118,7 @@ typedef int sb_status;
 typedef struct sb_error sb_error;
 
 /* Returns the ABI version of the library linked (SB_ABI_VERSION when it was
- * built). Never fails. */
+ * built). Allocates nothing; never fails. */
 int sb_abi_version(void);
 
 /* Returns the library's version, "MAJOR.MINOR.PATCH". A static string: do
@@ -131,7 +131,7 @@ const char* sb_version(void);
 const char* sb_status_name(sb_status status);
 
 /* The error's code, one of SB_ERROR_*. SB_ERROR_INVALID_ARGUMENT for a NULL
- * error. */
+ * error. Allocates nothing. */
 sb_status sb_error_code(const sb_error* error);
 
 /* The error's message, e.g. `unknown axis name: "c"`, without location.
@@ -141,7 +141,7 @@ const char* sb_error_message(const sb_error* error, size_t* size);
 
 /* The byte offset of the error in the text it is about (the text passed to
  * the failing function, or the one a handle was parsed from), or
- * SB_NO_OFFSET. SB_NO_OFFSET for a NULL error. */
+ * SB_NO_OFFSET. SB_NO_OFFSET for a NULL error. Allocates nothing. */
 size_t sb_error_offset(const sb_error* error);
 
 /* The error's note: one more line of context, MLIR style, e.g.
@@ -153,7 +153,8 @@ size_t sb_error_offset(const sb_error* error);
 const char* sb_error_note(const sb_error* error, size_t* size);
 
 /* The byte offset the note is about, in the same text as sb_error_offset,
- * or SB_NO_OFFSET (no note, a note about no particular byte, or NULL). */
+ * or SB_NO_OFFSET (no note, a note about no particular byte, or NULL).
+ * Allocates nothing. */
 size_t sb_error_note_offset(const sb_error* error);
 
 /* The error rendered for people, MLIR style, ending in a newline:
@@ -185,6 +186,7 @@ typedef struct sb_string_view {
 typedef struct sb_context sb_context;
 
 /* Creates a context in *out, freed with sb_context_free.
+ * Owns: *out is the caller's (sb_context_free).
  * Errors: SB_ERROR_INVALID_ARGUMENT (out is NULL), SB_ERROR_OUT_OF_MEMORY. */
 sb_status sb_context_create(sb_context** out, sb_error** error);
 
@@ -264,7 +266,8 @@ sb_status sb_sdy_sharding_parse(sb_context* context, const char* text, size_t si
  * when the sharding was parsed; SB_ERROR_PARSE for a type that does not
  * parse (located in `type`); SB_ERROR_INVALID_ARGUMENT (NULL sharding, NULL
  * entry in meshes, meshes of another context, a type with a per-value
- * sharding). */
+ * sharding).
+ * Allocates nothing but *error (see Conventions). */
 sb_status sb_sdy_sharding_verify(const sb_sdy_sharding* sharding, const sb_mesh* const* meshes,
                                  size_t mesh_count, const char* type, size_t type_size,
                                  sb_error** error);
@@ -276,7 +279,8 @@ sb_status sb_sdy_sharding_verify(const sb_sdy_sharding* sharding, const sb_mesh*
 sb_status sb_sdy_sharding_print(const sb_sdy_sharding* sharding, unsigned flags, char** out,
                                 size_t* out_size, sb_error** error);
 
-/* 1 for a `#sdy.sharding_per_value`, 0 for one sharding or NULL. */
+/* 1 for a `#sdy.sharding_per_value`, 0 for one sharding or NULL. Allocates
+ * nothing. */
 int sb_sdy_sharding_is_per_value(const sb_sdy_sharding* sharding);
 
 /* Frees an sdy sharding. NULL is allowed. */
@@ -329,7 +333,8 @@ sb_status sb_hlo_sharding_to_proto(const sb_hlo_sharding* sharding, int format, 
 
 /* Stores in *equal 1 when `a` and `b` are equal as XLA's HloSharding
  * operator== says (metadata ignored, an iota equals its device list), else
- * 0. Errors: SB_ERROR_INVALID_ARGUMENT (a NULL pointer). */
+ * 0. Errors: SB_ERROR_INVALID_ARGUMENT (a NULL pointer).
+ * Allocates nothing but *error (see Conventions). */
 sb_status sb_hlo_sharding_equal(const sb_hlo_sharding* a, const sb_hlo_sharding* b, int* equal,
                                 sb_error** error);
 
@@ -411,7 +416,7 @@ sb_status sb_import_inferred(sb_context* context, const sb_hlo_sharding* const* 
                              sb_import_result** out, sb_error** error);
 
 /* The number of meshes: `@mesh` first, then the single-device meshes in
- * ascending device order. 0 for NULL. */
+ * ascending device order. 0 for NULL. Allocates nothing. */
 size_t sb_import_result_mesh_count(const sb_import_result* result);
 
 /* Mesh `index`, borrowed from `result` (do not free it), or NULL when out of
@@ -462,7 +467,7 @@ const char* sb_module_result_text(const sb_module_result* result, size_t* size);
 
 /* The number of warnings (what the conversion kept or lost: a mesh kept for
  * a foreign reference, a {manual} outside any manual computation, ...).
- * 0 for NULL. */
+ * 0 for NULL. Allocates nothing. */
 size_t sb_module_result_warning_count(const sb_module_result* result);
 
 /* Warning `index`: its message, borrowed (NUL-terminated; size in *size when

@@ -16,6 +16,7 @@
 #include "shardbridge/hlo/tile_assignment.h"
 #include "shardbridge/sdy/verifier.h"
 #include "export_detail.h"
+#include "export_resolved.h"
 #include "small_vector.h"
 
 namespace shardbridge::convert {
@@ -27,6 +28,9 @@ using sdy::AxisRefAttr;
 using sdy::MeshAttr;
 using sdy::TensorShardingAttr;
 using detail::convertToNamedSharding;
+using detail::ResolvedRef;
+using detail::ResolvedSharding;
+using detail::verifySharding;
 
 std::string quoted(std::string_view name) { return "\"" + std::string(name) + "\""; }
 
@@ -47,211 +51,6 @@ std::vector<hlo::OpMetadata> reductionMetadata(sdy::ReductionOp op) {
   std::vector<hlo::OpMetadata> out;
   out.push_back(std::move(md));
   return out;
-}
-
-// One axis ref of the sharding resolved against the mesh once: the mesh axis
-// it names and the slice `(preSize)size` of that axis it stands for (a full
-// axis is `(1)axisSize`). The verifier, the piece table and the claims all
-// need the axis index; looking names up once instead of at every use keeps
-// string comparisons off the per-ref path.
-struct ResolvedRef {
-  AxisRefAttr attr;
-  size_t axis = 0;
-  int64_t preSize = 1;
-  int64_t size = 1;
-  bool isSubAxis = false;
-};
-
-// Name equality as a plain loop: axis names are a few characters long, and
-// a memcmp call per mesh axis passed was a tenth of an export.
-bool sameName(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t c = 0; c < a.size(); ++c) {
-    if (a[c] != b[c]) return false;
-  }
-  return true;
-}
-
-// MeshAttr::getAxisIndex with sameName.
-std::optional<size_t> findAxis(std::span<const sdy::MeshAxisAttr> axes, std::string_view name) {
-  for (size_t i = 0; i < axes.size(); ++i) {
-    if (sameName(axes[i].name(), name)) return i;
-  }
-  return std::nullopt;
-}
-
-// The refs of a sharding in one flat list: every dim's refs in dim order,
-// then the replicated, then the unreduced ones.
-class ResolvedSharding {
- public:
-  // Resolves every ref of `sharding` on `mesh`; false when a name is not a
-  // mesh axis (the verifier then reports it with its own wording).
-  bool resolve(TensorShardingAttr sharding, MeshAttr mesh) {
-    std::span<const sdy::MeshAxisAttr> axes = mesh.axes();
-    auto add = [&](std::span<const AxisRefAttr> list) {
-      for (AxisRefAttr ref : list) {
-        std::optional<size_t> axis = findAxis(axes, ref.name());
-        if (!axis) return false;
-        ResolvedRef& r = refs_.emplace_back();
-        r.attr = ref;
-        r.axis = *axis;
-        r.isSubAxis = ref.isSubAxis();
-        r.preSize = r.isSubAxis ? ref.subAxisInfo().preSize() : 1;
-        r.size = r.isSubAxis ? ref.subAxisInfo().size() : axes[*axis].size();
-      }
-      return true;
-    };
-    for (sdy::DimensionShardingAttr dim : sharding.dimShardings()) {
-      if (!add(dim.axes())) return false;
-      dimEnds_.push_back(refs_.size());
-    }
-    replicatedBegin_ = refs_.size();
-    if (!add(sharding.replicatedAxes())) return false;
-    unreducedBegin_ = refs_.size();
-    return add(sharding.unreducedAxes());
-  }
-
-  size_t rank() const { return dimEnds_.size(); }
-  std::span<const ResolvedRef> dim(size_t d) const {
-    size_t begin = d == 0 ? 0 : dimEnds_[d - 1];
-    return all().subspan(begin, dimEnds_[d] - begin);
-  }
-  // Every dim's refs, in order.
-  std::span<const ResolvedRef> dims() const { return all().first(replicatedBegin_); }
-  std::span<const ResolvedRef> replicated() const {
-    return all().subspan(replicatedBegin_, unreducedBegin_ - replicatedBegin_);
-  }
-  std::span<const ResolvedRef> unreduced() const { return all().subspan(unreducedBegin_); }
-  std::span<const ResolvedRef> all() const { return refs_.span(); }
-
- private:
-  detail::SmallVector<ResolvedRef, 16> refs_;
-  detail::SmallVector<size_t, 8> dimEnds_;
-  size_t replicatedBegin_ = 0;
-  size_t unreducedBegin_ = 0;
-};
-
-// The quick checks below redo sdy::verifyMesh and sdy::verifyTensorSharding
-// (no type, no divisibility) for a mesh with axes, answering only "valid"
-// or "not sure": "valid" only where the verifier accepts. Exporting
-// re-verifies every sharding (it may come from anywhere), and the
-// verifier's general bookkeeping (hash sets, per-axis vectors, name lookups
-// per rule, sorting the device ids) cost a quarter of an export; when not
-// sure, the caller runs the verifier, so errors stay the verifier's.
-
-// The device count of a valid mesh with axes, nullopt when not sure.
-std::optional<int64_t> quicklyValidMesh(MeshAttr mesh) {
-  std::span<const sdy::MeshAxisAttr> axes = mesh.axes();
-  // The verifier's name check is quadratic up to here too.
-  constexpr size_t kMaxAxes = 16;
-  if (axes.empty() || axes.size() > kMaxAxes) return std::nullopt;
-  int64_t total = 1;
-  for (size_t i = 0; i < axes.size(); ++i) {
-    if (axes[i].size() < 1) return std::nullopt;
-    for (size_t j = 0; j < i; ++j) {
-      if (sameName(axes[j].name(), axes[i].name())) return std::nullopt;
-    }
-    std::optional<int64_t> next = checkedMul(total, axes[i].size());
-    if (!next) return std::nullopt;
-    total = *next;
-  }
-  std::span<const int64_t> ids = mesh.deviceIds();
-  if (ids.empty()) return total;
-  if (static_cast<uint64_t>(total) != ids.size()) return std::nullopt;
-  // A permutation of [0, total), checked in linear time (the verifier
-  // sorts), and not the identity order.
-  std::vector<bool> seen(ids.size(), false);
-  for (int64_t id : ids) {
-    if (id < 0 || id >= total || seen[static_cast<size_t>(id)]) return std::nullopt;
-    seen[static_cast<size_t>(id)] = true;
-  }
-  if (std::is_sorted(ids.begin(), ids.end())) return std::nullopt;
-  return total;
-}
-
-// Within one list of refs: no two neighbours that could merge into one
-// sub-axis (sdy::canMerge).
-bool noMergeableNeighbours(std::span<const ResolvedRef> list) {
-  for (size_t i = 1; i < list.size(); ++i) {
-    const ResolvedRef& prev = list[i - 1];
-    const ResolvedRef& ref = list[i];
-    if (prev.axis != ref.axis || !prev.isSubAxis || !ref.isSubAxis) continue;
-    std::optional<int64_t> prevNext = checkedMul(prev.preSize, prev.size);
-    if (prevNext && *prevNext == ref.preSize) return false;
-  }
-  return true;
-}
-
-// Strictly ascending by the mesh comparator (axis index, then pre-size and
-// size); refs of one axis that are not both sub-axes are left to the
-// verifier.
-bool strictlySortedInMesh(std::span<const ResolvedRef> list) {
-  for (size_t i = 1; i < list.size(); ++i) {
-    const ResolvedRef& prev = list[i - 1];
-    const ResolvedRef& ref = list[i];
-    if (prev.axis < ref.axis) continue;
-    if (prev.axis > ref.axis || !prev.isSubAxis || !ref.isSubAxis) return false;
-    if (std::pair(prev.preSize, prev.size) >= std::pair(ref.preSize, ref.size)) return false;
-  }
-  return true;
-}
-
-// Whether `sharding`, resolved on the valid `mesh`, is valid (false: not
-// sure).
-bool quicklyValidSharding(TensorShardingAttr sharding, MeshAttr mesh,
-                          const ResolvedSharding& resolved) {
-  std::span<const sdy::MeshAxisAttr> axes = mesh.axes();
-  std::span<const sdy::DimensionShardingAttr> dims = sharding.dimShardings();
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (std::optional<int64_t> priority = dims[d].priority()) {
-      if (*priority < 0 || (dims[d].isClosed() && dims[d].emptyAxes())) return false;
-    }
-    if (!noMergeableNeighbours(resolved.dim(d))) return false;
-  }
-  if (!noMergeableNeighbours(resolved.replicated()) ||
-      !noMergeableNeighbours(resolved.unreduced()) ||
-      !strictlySortedInMesh(resolved.replicated()) ||
-      !strictlySortedInMesh(resolved.unreduced())) {
-    return false;
-  }
-  // Each sub-axis is well formed (the mesh is valid, so axis sizes are >= 1).
-  for (const ResolvedRef& ref : resolved.all()) {
-    if (!ref.isSubAxis) continue;
-    if (ref.preSize < 1 || ref.size <= 1) return false;
-    std::optional<int64_t> next = checkedMul(ref.preSize, ref.size);
-    const int64_t axisSize = axes[ref.axis].size();
-    if (!next || axisSize % *next != 0 || ref.size == axisSize) return false;
-  }
-  // The refs of one axis are either one full axis alone or sub-axes that do
-  // not overlap: that excludes duplicates, a full axis beside its sub-axes,
-  // and overlapping sub-axes. Pairwise, as there are few refs.
-  std::span<const ResolvedRef> all = resolved.all();
-  constexpr size_t kMaxPairwise = 32;
-  if (all.size() > kMaxPairwise) return false;
-  for (size_t i = 0; i < all.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      const ResolvedRef& x = all[i];
-      const ResolvedRef& y = all[j];
-      if (x.axis != y.axis) continue;
-      if (!x.isSubAxis || !y.isSubAxis) return false;
-      // [pre, pre*size) ranges, in the multiplicative sense; the products
-      // were checked above.
-      if (x.preSize < y.preSize * y.size && y.preSize < x.preSize * x.size) return false;
-    }
-  }
-  return true;
-}
-
-// sdy::verifyTensorSharding, skipped when the quick checks prove it would
-// pass. `resolved` is null when some name did not resolve. Returns the
-// mesh's device count (nullopt if it overflows).
-Result<std::optional<int64_t>> verifySharding(TensorShardingAttr sharding, MeshAttr mesh,
-                                              const ResolvedSharding* resolved,
-                                              const sdy::MeshLookup& meshLookup) {
-  std::optional<int64_t> total = quicklyValidMesh(mesh);
-  if (total && resolved && quicklyValidSharding(sharding, mesh, *resolved)) return total;
-  SB_TRY(sdy::verifyTensorSharding(sharding, meshLookup));
-  return mesh.getTotalSize();
 }
 
 // One slice of a mesh axis in the order upstream's getOrderedAxisRefs lists

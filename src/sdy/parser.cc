@@ -1,4 +1,6 @@
-// Recursive-descent parser for the sdy attribute syntax (text.h).
+// Recursive-descent parser for the sdy attribute syntax (text.h): the
+// integer, mesh and any-attribute productions and the entry points; the
+// sharding productions are in parser_sharding.cc, the class in parser.h.
 //
 // One method per production; each says in its comment which text it accepts.
 // The grammar is that of upstream Shardy's assembly formats and custom
@@ -15,136 +17,18 @@
 #include <vector>
 
 #include "sdy/lexer.h"
+#include "sdy/parser.h"
 #include "sdy/parser_diagnostics.h"
 #include "shardbridge/sdy/text.h"
 
-namespace shardbridge::sdy {
+namespace shardbridge::sdy::parser {
 namespace {
-
-using lexer::Token;
-using lexer::TokenKind;
-using Part = AttrPath::Part;
 
 // Nesting depth allowed inside the attribute dictionary that may follow an
 // `sdy.mesh` line. The sdy grammar itself nests at most four levels deep.
 constexpr int kMaxAttrDictDepth = 256;
 
-class Parser {
- public:
-  Parser(Context& ctx, std::string_view text, SourceMap* locations, const ParseOptions& options)
-      : ctx_(ctx), text_(text), lexer_(text), locations_(locations), options_(options) {}
-
-  // Checks the input size and reads the first token.
-  Status start() {
-    if (text_.size() > options_.maxInputBytes) {
-      return makeError(ErrorCode::kParse,
-                       "input is too large: " + std::to_string(text_.size()) +
-                           " bytes, the limit is " + std::to_string(options_.maxInputBytes),
-                       options_.maxInputBytes);
-    }
-    return advance();
-  }
-
-  Result<AnyAttr> parseAny();
-  Result<MeshAttr> parseMeshTop();
-  Result<MeshSymbol> parseMeshSymbol();
-  Result<TensorShardingAttr> parseSharding();
-  Result<TensorShardingPerValueAttr> parsePerValue();
-
-  // Accepts only the end of the input (mlir::parseAttribute's check).
-  Status expectEnd() {
-    if (tok_.kind == TokenKind::kEof) return okStatus();
-    return atToken(diag::trailingCharacters(text_.substr(tok_.begin)));
-  }
-
- private:
-  // --- token helpers -------------------------------------------------------
-  Status advance() {
-    auto next = lexer_.next();
-    if (!next) {
-      lexFailed_ = true;
-      return Unexpected(std::move(next).error());
-    }
-    tok_ = std::move(*next);
-    return okStatus();
-  }
-  bool is(TokenKind kind) const { return tok_.kind == kind; }
-  std::string_view spelling() const { return text_.substr(tok_.begin, tok_.end - tok_.begin); }
-  bool isKeyword(std::string_view word) const {
-    return is(TokenKind::kBareIdent) && spelling() == word;
-  }
-  // An error at the current token (AsmParser::emitError at
-  // getCurrentLocation()).
-  Error atToken(std::string_view message) const {
-    return makeError(ErrorCode::kParse, std::string(message), tok_.begin);
-  }
-  // An error where MLIR's Parser::parseToken reports a wrong token.
-  Error wrongToken(std::string_view message) const {
-    return makeError(ErrorCode::kParse, std::string(message),
-                     diag::wrongTokenOffset(text_, tok_.begin, is(TokenKind::kEof)));
-  }
-  // Consumes a token of `kind`, else fails as AsmParser's parseLess,
-  // parseComma, ... do ("expected '<'", at the wrong-token place).
-  Status expect(TokenKind kind) {
-    if (!is(kind)) return wrongToken(diag::expectedToken(kind));
-    return advance();
-  }
-  // Consumes a token of `kind` when it is next; says whether it did.
-  Result<bool> consumeIf(TokenKind kind) {
-    if (!is(kind)) return false;
-    SB_TRY(advance());
-    return true;
-  }
-  // `result`, with `context` as the note of its error, at the current token
-  // (where MLIR emits a parameter context), unless the error has a note
-  // already or came from the lexer.
-  template <typename T>
-  Result<T> inContext(Result<T> result, std::string_view context) const {
-    if (result.has_value() || lexFailed_ || result.error().hasNote()) return result;
-    return std::move(result).error().withNote(std::string(context), tok_.begin);
-  }
-  // At a `#sdy.xxx` token directly followed by '<': MLIR's scan of the
-  // pretty body, which runs before the attribute's own parser.
-  Status checkPrettyBody() {
-    if (!is(TokenKind::kHashIdent) || tok_.end >= text_.size() || text_[tok_.end] != '<') {
-      return okStatus();
-    }
-    return diag::checkPrettyBody(text_, tok_.end, lexFailed_);
-  }
-  void record(Part part, int32_t index, int32_t sub, size_t offset) {
-    if (locations_) locations_->add(AttrPath{part, value_, index, sub}, offset);
-  }
-  static int32_t index32(size_t i) {
-    return i > static_cast<size_t>(std::numeric_limits<int32_t>::max())
-               ? std::numeric_limits<int32_t>::max()
-               : static_cast<int32_t>(i);
-  }
-
-  // --- productions ---------------------------------------------------------
-  Result<int64_t> parseInteger();
-  Result<MeshAttr> parseMeshAngled();
-  Result<MeshAttr> parseMeshBody();
-  Result<MeshAxisAttr> parseMeshAxis(size_t index);
-  Status parseDeviceIds(std::vector<int64_t>& ids);
-  Result<AxisRefAttr> parseAxisRef();
-  Result<TensorShardingAttr> parseShardingAngled();
-  Result<MeshOrRef> parseMeshOrRef();
-  Result<DimensionShardingAttr> parseDimSharding(size_t index);
-  Result<std::optional<int64_t>> parsePriority();
-  Status parseNamedAxisLists(std::vector<AxisRefAttr>& replicated,
-                             std::vector<AxisRefAttr>& unreduced, ReductionOp& reductionOp);
-  Status parseAxisList(std::vector<AxisRefAttr>& axes, Part part);
-  Status skipAttrDict();
-
-  Context& ctx_;
-  std::string_view text_;
-  lexer::Lexer lexer_;
-  Token tok_;
-  SourceMap* locations_;
-  const ParseOptions& options_;
-  int32_t value_ = -1;  // index of the sharding inside a sharding_per_value
-  bool lexFailed_ = false;  // the last error came from the lexer
-};
+}  // namespace
 
 // INTEGER | '-' INTEGER, as an int64 (decimal or 0x hex): AsmParser's
 // parseInteger. A token that is neither is "expected integer value" at it; a
@@ -339,225 +223,12 @@ Status Parser::skipAttrDict() {
   return advance();
 }
 
-// '#sdy.sharding' '<' body '>' | '<' body '>'
-Result<TensorShardingAttr> Parser::parseSharding() {
-  record(Part::kWhole, -1, -1, tok_.begin);
-  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding") {
-    SB_TRY(checkPrettyBody());
-    SB_TRY(advance());
-  }
-  return parseShardingAngled();
-}
+}  // namespace shardbridge::sdy::parser
 
-// '<' mesh-or-ref ',' '[' (dim (',' dim)*)? ']' named-axis-lists '>'
-//   e.g. <@mesh, [{"x", ?}p1, {}], replicated={"z"}>
-// Upstream's format: `<` custom<MeshOrRef> `,` `[` (`]`):($dim_shardings^
-// `]`)? custom<ReplicatedAndUnreducedAxes> `>` (attrs.td, Sdy_TensorSharding).
-Result<TensorShardingAttr> Parser::parseShardingAngled() {
-  SB_TRY(expect(TokenKind::kLess));
-  SB_ASSIGN_OR_RETURN(MeshOrRef meshOrRef, parseMeshOrRef());
-  SB_TRY(expect(TokenKind::kComma));
-  SB_TRY(expect(TokenKind::kLSquare));
-  std::vector<DimensionShardingAttr> dims;
-  if (!is(TokenKind::kRSquare)) {
-    while (true) {
-      SB_ASSIGN_OR_RETURN(DimensionShardingAttr dim,
-                          inContext(parseDimSharding(dims.size()), diag::kDimShardings));
-      dims.push_back(dim);
-      SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
-      if (!more) break;
-    }
-  }
-  SB_TRY(expect(TokenKind::kRSquare));
-  std::vector<AxisRefAttr> replicated, unreduced;
-  ReductionOp reductionOp = ReductionOp::kSum;
-  SB_TRY(parseNamedAxisLists(replicated, unreduced, reductionOp));
-  SB_TRY(expect(TokenKind::kGreater));
-  return TensorShardingAttr::get(ctx_, meshOrRef, dims, replicated, unreduced, reductionOp);
-}
+namespace shardbridge::sdy {
+namespace {
 
-// AT_IDENT | 'mesh' '<' body '>'  (also 'mesh' '#sdy.mesh' '<' body '>')
-// Upstream: parsers.cc, parseMeshOrRef.
-Result<MeshOrRef> Parser::parseMeshOrRef() {
-  record(Part::kMeshOrRef, -1, -1, tok_.begin);
-  if (is(TokenKind::kAtIdent)) {
-    MeshOrRef ref = MeshOrRef::ref(ctx_, tok_.value);
-    SB_TRY(advance());
-    return ref;
-  }
-  if (isKeyword("mesh")) {
-    SB_TRY(advance());
-    auto mesh = [&]() -> Result<MeshAttr> {
-      if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
-        SB_TRY(checkPrettyBody());
-        SB_TRY(advance());
-      }
-      return parseMeshAngled();
-    }();
-    SB_ASSIGN_OR_RETURN(MeshAttr parsed, inContext(std::move(mesh), diag::kMeshAttr));
-    return MeshOrRef::inlineMesh(parsed);
-  }
-  // FieldParser<FlatSymbolRefAttr> runs MLIR's generic attribute parser.
-  // A string, a number, a keyword attribute or a type parses, and is the
-  // wrong kind; the parser stands after it for Shardy's message.
-  if (diag::isOtherAttribute(tok_.kind, spelling())) {
-    Error wrongKind = atToken("invalid kind of attribute specified");
-    SB_TRY(advance());
-    return wrongKind.withNote(std::string(diag::kMeshOrRef), tok_.begin);
-  }
-  return inContext(Result<MeshOrRef>(wrongToken("expected attribute value")), diag::kMeshOrRef);
-}
-
-// '{' (axis (',' axis)* (',' '?')? | '?')? '}' priority?
-//   e.g. {}, {?}, {"x", "y":(2)2, ?}p0
-// Upstream: parsers.cc, DimensionShardingAttr::parse.
-Result<DimensionShardingAttr> Parser::parseDimSharding(size_t index) {
-  int32_t d = index32(index);
-  record(Part::kDim, d, -1, tok_.begin);
-  SB_TRY(expect(TokenKind::kLBrace));
-  std::vector<AxisRefAttr> axes;
-  bool isClosed = true;
-  while (!is(TokenKind::kRBrace)) {
-    if (!axes.empty()) SB_TRY(expect(TokenKind::kComma));
-    if (is(TokenKind::kQuestion)) {
-      // `?` marks the dimension open and must be the last element.
-      isClosed = false;
-      SB_TRY(advance());
-      SB_TRY(expect(TokenKind::kRBrace));
-      break;
-    }
-    record(Part::kDimAxis, d, index32(axes.size()), tok_.begin);
-    SB_ASSIGN_OR_RETURN(AxisRefAttr axis, parseAxisRef());
-    axes.push_back(axis);
-  }
-  if (isClosed) SB_TRY(advance());  // '}'
-  if (is(TokenKind::kBareIdent)) record(Part::kDimPriority, d, -1, tok_.begin);
-  SB_ASSIGN_OR_RETURN(std::optional<int64_t> priority, parsePriority());
-  return DimensionShardingAttr::get(ctx_, axes, isClosed, priority);
-}
-
-// ('p' DIGITS)?  — any identifier directly after '}' is taken as a priority,
-// so `{"a"}high` is an error rather than a missing comma, as upstream. The
-// word is consumed first, so upstream's errors point just past it.
-Result<std::optional<int64_t>> Parser::parsePriority() {
-  if (!is(TokenKind::kBareIdent)) return std::optional<int64_t>();
-  std::string word(spelling());
-  SB_TRY(advance());
-  std::string_view digits = std::string_view(word).substr(1);
-  bool allDigits = true;
-  for (char c : digits) allDigits = allDigits && c >= '0' && c <= '9';
-  if (word.size() < 2 || word[0] != 'p' || !allDigits) {
-    return atToken("expecting priority in format 'p<number>', got: " + word);
-  }
-  if (digits.size() > 1 && digits[0] == '0') {
-    return atToken("priorities with leading zeros are not allowed, got: " + word);
-  }
-  int64_t value = 0;
-  for (char c : digits) {
-    if (value > (std::numeric_limits<int64_t>::max() - (c - '0')) / 10) {
-      return atToken("expecting integer priority, got: " + word);
-    }
-    value = value * 10 + (c - '0');
-  }
-  return std::optional<int64_t>(value);
-}
-
-// STRING (':' '(' INTEGER ')' INTEGER)?, e.g. "x" or "x":(2)4
-// (Sdy_AxisRef: `` $name (`` `:` `` $sub_axis_info^)?, Sdy_SubAxisInfo:
-// `(` $pre_size `)` `` $size).
-Result<AxisRefAttr> Parser::parseAxisRef() {
-  if (!is(TokenKind::kString)) return atToken(diag::expectedToken(TokenKind::kString));
-  std::string name = std::move(tok_.value);
-  SB_TRY(advance());
-  SB_ASSIGN_OR_RETURN(bool isSubAxis, consumeIf(TokenKind::kColon));
-  if (!isSubAxis) return AxisRefAttr::get(ctx_, name);
-  SB_TRY(expect(TokenKind::kLParen));
-  SB_ASSIGN_OR_RETURN(int64_t preSize, parseInteger());
-  SB_TRY(expect(TokenKind::kRParen));
-  SB_ASSIGN_OR_RETURN(int64_t size, parseInteger());
-  return AxisRefAttr::get(ctx_, name, preSize, size);
-}
-
-// (',' ('replicated' '=' '{' axes '}'
-//      | 'unreduced' ('=' ('sum' | 'max' | 'min')?)? '{' axes '}'))*
-// Each list at most once, in either order; `unreduced{...}` without '=' is
-// accepted as upstream does, and so is a word other than sum/max/min after
-// '=' only in that it is then the '{' that is missing. Upstream:
-// parsers.cc, parseReplicatedAndUnreducedAxes.
-Status Parser::parseNamedAxisLists(std::vector<AxisRefAttr>& replicated,
-                                   std::vector<AxisRefAttr>& unreduced,
-                                   ReductionOp& reductionOp) {
-  while (is(TokenKind::kComma)) {
-    SB_TRY(advance());
-    if (replicated.empty() && isKeyword("replicated")) {
-      SB_TRY(advance());
-      auto list = [&]() -> Status {
-        SB_TRY(expect(TokenKind::kEqual));
-        return parseAxisList(replicated, Part::kReplicatedAxis);
-      }();
-      SB_TRY(inContext(std::move(list), diag::kReplicatedAxes));
-    } else if (unreduced.empty() && isKeyword("unreduced")) {
-      SB_TRY(advance());
-      auto list = [&]() -> Status {
-        SB_ASSIGN_OR_RETURN(bool hasEqual, consumeIf(TokenKind::kEqual));
-        if (hasEqual && is(TokenKind::kBareIdent)) {
-          std::string_view word = spelling();
-          bool known = word == "sum" || word == "max" || word == "min";
-          if (word == "max") reductionOp = ReductionOp::kMax;
-          if (word == "min") reductionOp = ReductionOp::kMin;
-          if (known) SB_TRY(advance());
-        }
-        return parseAxisList(unreduced, Part::kUnreducedAxis);
-      }();
-      SB_TRY(inContext(std::move(list), diag::kUnreducedAxes));
-    } else {
-      return atToken(diag::kNamedListAfterComma);
-    }
-  }
-  return okStatus();
-}
-
-// '{' axis (',' axis)* '}' — upstream requires at least one axis.
-Status Parser::parseAxisList(std::vector<AxisRefAttr>& axes, Part part) {
-  SB_TRY(expect(TokenKind::kLBrace));
-  while (true) {
-    record(part, index32(axes.size()), -1, tok_.begin);
-    SB_ASSIGN_OR_RETURN(AxisRefAttr axis, parseAxisRef());
-    axes.push_back(axis);
-    SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
-    if (!more) break;
-  }
-  return expect(TokenKind::kRBrace);
-}
-
-// '#sdy.sharding_per_value' '<' '[' (sharding (',' sharding)*)? ']' '>'
-//   | '<' '[' ... ']' '>'; each sharding is `<...>` or `#sdy.sharding<...>`.
-// Upstream's format: `<` `[` (`]`):($shardings^ `]`)? `>` (attrs.td,
-// Sdy_TensorShardingPerValue).
-Result<TensorShardingPerValueAttr> Parser::parsePerValue() {
-  record(Part::kWhole, -1, -1, tok_.begin);
-  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding_per_value") {
-    SB_TRY(checkPrettyBody());
-    SB_TRY(advance());
-  }
-  SB_TRY(expect(TokenKind::kLess));
-  SB_TRY(expect(TokenKind::kLSquare));
-  std::vector<TensorShardingAttr> shardings;
-  if (!is(TokenKind::kRSquare)) {
-    while (true) {
-      value_ = index32(shardings.size());
-      SB_ASSIGN_OR_RETURN(TensorShardingAttr sharding,
-                          inContext(parseSharding(), diag::kPerValueShardings));
-      shardings.push_back(sharding);
-      value_ = -1;
-      SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
-      if (!more) break;
-    }
-  }
-  SB_TRY(expect(TokenKind::kRSquare));
-  SB_TRY(expect(TokenKind::kGreater));
-  return TensorShardingPerValueAttr::get(ctx_, shardings);
-}
+using parser::Parser;
 
 // Runs one top-level production over the whole text.
 template <typename T, typename Fn>

@@ -71,4 +71,26 @@ out="$("$bin" convert --json --pass xla-sdy-stablehlo-export-shardings -o "$tmp/
 cmp -s "$tmp/out.mlir" <("$bin" convert --pass xla-sdy-stablehlo-export-shardings "$src/examples/jax_module.mlir" 2>/dev/null) ||
   fail "convert --json -o: the file differs from the text output"
 
+# The layout docs/json.md states: explain and show put every array element
+# on a line of its own; the other commands keep arrays of numbers or strings
+# on one line.
+layout() {  # layout NAME split|inline ARGS...: how arrays of numbers or strings are laid out
+  local name="$1" want="$2"
+  shift 2
+  "$bin" "$@" 2>/dev/null | python3 -c '
+import re, sys
+lines = sys.stdin.read().split("\n")
+split = any(l.rstrip().endswith("[") and re.match(r"\s*(-?[0-9]|\")", lines[i + 1])
+            for i, l in enumerate(lines[:-1]))
+strings = re.compile(r"\"(?:[^\"\\]|\\.)*\"")  # string contents do not count
+inline = any(re.search(r"\[(-?[0-9]+|s)(, (-?[0-9]+|s))*\]", strings.sub("s", l)) for l in lines)
+sys.exit(0 if (split and not inline) == (sys.argv[1] == "split") and (split or inline) else 1)
+' "$want" || fail "$name: arrays are not laid out as docs/json.md says ($want)"
+}
+layout "explain --json" split explain --json --shape 'f32[8,16]' '{devices=[4,2]<=[2,4]T(1,0)}'
+layout "show --json" split show --json --shape 'f32[4,8]' '{devices=[2,2]<=[4]}'
+layout "import --json" inline import --json '{devices=[4,2]0,1,2,3,6,7,4,5}' '{maximal device=3}'
+layout "hlo --json" inline hlo --json '{devices=[2,2]<=[4] last_tile_dim_replicate}'
+layout "list --json" inline list --json "$src/examples/jax_module.hlo.txt"
+
 finish json

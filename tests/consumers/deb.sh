@@ -40,6 +40,10 @@ grep -q 'libprotobuf32' <<<"$(depends "$lib")" || fail "libshardbridge1 does not
 grep -q 'libstdc++6' <<<"$(depends "$lib")" || fail "libshardbridge1 does not depend on libstdc++6"
 grep -qF 'libshardbridge1 (= ' <<<"$(depends "$dev")" || fail "libshardbridge-dev does not depend on its library"
 grep -q 'libprotobuf-dev' <<<"$(depends "$dev")" || fail "libshardbridge-dev does not depend on libprotobuf-dev"
+# Nothing more: the CMake package and the pkg-config file need protobuf's
+# library and headers only.
+[ "$(depends "$dev" | tr -d ' ' | tr ',' '\n' | sed 's/(.*//' | sort | tr '\n' ' ')" = \
+  "libprotobuf-dev libshardbridge1 " ] || fail "libshardbridge-dev depends on more than it needs: $(depends "$dev")"
 grep -q 'libprotobuf32' <<<"$(depends "$cli")" || fail "shardbridge does not depend on libprotobuf32"
 
 # apt resolves the packages and their Depends on this system.
