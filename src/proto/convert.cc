@@ -32,6 +32,15 @@ using hlo::OpShardingType;
 
 // toProto into a freshly constructed (empty) message.
 Status fillProto(const HloSharding& sharding, wire::OpSharding* out);
+// The same for a sharding for which cannotFail holds.
+void fillLeaf(const HloSharding& sharding, wire::OpSharding& result);
+
+// Only a V3 leaf (alone or in a tuple) can make toProto fail: every other
+// leaf is converted without a Status.
+bool cannotFail(const HloSharding& sharding) {
+  return sharding.kind() != HloSharding::Kind::kTuple &&
+         sharding.kind() != HloSharding::Kind::kNamed;
+}
 
 // XLA reports a failed RET_CHECK as "RET_CHECK failure (file:line) COND";
 // we owe the condition text (users grep for it), not XLA's file and line.
@@ -339,6 +348,10 @@ Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
   // Clear() keeps the repeated fields' capacity, so a reused message
   // converts without allocating.
   out->Clear();
+  if (cannotFail(sharding)) {
+    fillLeaf(sharding, *out);
+    return okStatus();
+  }
   return fillProto(sharding, out);
 }
 
@@ -347,12 +360,108 @@ Result<wire::OpSharding> toProto(const HloSharding& sharding) {
   // a local moved into the Result would cost a second construction, a swap
   // and a destruction.
   Result<wire::OpSharding> result(std::in_place);
+  if (cannotFail(sharding)) {
+    // Every leaf but a V3 one: no Status is built or tested
+    // (docs/performance.md, fourth pass).
+    fillLeaf(sharding, *result);
+    return result;
+  }
   Status filled = fillProto(sharding, &*result);
   if (!filled) result = std::move(filled).error();
   return result;
 }
 
 namespace {
+
+// GCC vectorises the copy loops below behind alias and length checks that
+// cost more than the one to six entries a sharding's fields hold; these
+// functions keep them scalar (no effect on what is written).
+#if defined(__GNUC__) && !defined(__clang__)
+#define SB_SCALAR_LOOPS __attribute__((optimize("no-tree-vectorize")))
+#else
+#define SB_SCALAR_LOOPS
+#endif
+
+// Appends `values`, converted to T, to `field`: one Reserve of exactly
+// values.size() more (what XLA's ToProto reserves), then one store per
+// entry. RepeatedField::Add(begin, end) does the same through a memmove
+// call, which for so few entries costs more than the copy.
+template <typename T, typename U>
+SB_SCALAR_LOOPS void appendRepeated(google::protobuf::RepeatedField<T>* field,
+                                    std::span<const U> values) {
+  const int n = static_cast<int>(values.size());
+  if (n == 0) return;
+  field->Reserve(field->size() + n);
+  T* out = field->AddNAlreadyReserved(n);
+  for (const U& value : values) *out++ = static_cast<T>(value);
+}
+
+// The fields of a leaf after its metadata: the tile assignment, the type,
+// replicate_on_last_tile_dim, last_tile_dims, the dims and the shard group.
+SB_SCALAR_LOOPS void fillLeafFields(const HloSharding& sharding, wire::OpSharding& result) {
+  const hlo::TileAssignment& tiles = sharding.tileAssignment();
+  const auto& iota = tiles.iotaForm();
+  if (iota) {
+    // Stored canonical, so the triple written is XLA's canonical one.
+    appendRepeated(result.mutable_iota_reshape_dims(), iota->reshapeDims());
+    appendRepeated(result.mutable_iota_transpose_perm(), iota->transposePerm());
+  } else {
+    // Explicit arrays are always in memory, so this never fails; the
+    // default array of replicated/manual/... shardings is empty and writes
+    // nothing; a single device writes its one id.
+    Result<std::span<const int64_t>> devices = tiles.devices();
+    if (devices) appendRepeated(result.mutable_tile_assignment_devices(), *devices);
+  }
+
+  switch (sharding.kind()) {
+    case HloSharding::Kind::kReplicated:
+      result.set_type(wire::OpSharding::REPLICATED);
+      break;
+    case HloSharding::Kind::kSingleDevice:
+      // Since XLA commit f999273595 (2025-08-13) MAXIMAL carries no
+      // tile_assignment_dimensions; older XLA wrote `tile_assignment_dimensions: 1`.
+      result.set_type(wire::OpSharding::MAXIMAL);
+      break;
+    case HloSharding::Kind::kManual:
+      result.set_type(wire::OpSharding::MANUAL);
+      break;
+    case HloSharding::Kind::kUnreduced:
+      result.set_type(wire::OpSharding::UNREDUCED);
+      break;
+    case HloSharding::Kind::kUnknown:
+      result.set_type(wire::OpSharding::UNKNOWN);
+      break;
+    case HloSharding::Kind::kTiled:
+    case HloSharding::Kind::kTuple:  // handled by fillProto
+    case HloSharding::Kind::kNamed:  // handled by fillProto
+      result.set_type(wire::OpSharding::OTHER);
+      result.set_replicate_on_last_tile_dim(sharding.replicateOnLastTileDim());
+      appendRepeated(result.mutable_last_tile_dims(),
+                     std::span<const OpShardingType>(sharding.subgroupTypes()));
+      // An iota carries its dims inline (TileAssignment::dimensions is a call).
+      appendRepeated(result.mutable_tile_assignment_dimensions(),
+                     iota ? iota->dims() : tiles.dimensions());
+      break;
+  }
+
+  const hlo::ShardGroup& group = sharding.shardGroup();
+  if (group.isShardGroup()) {
+    result.set_is_shard_group(true);
+    result.set_shard_group_id(group.id);
+    result.set_shard_group_type(group.shardAs ? wire::OpSharding::AS : wire::OpSharding::LIKE);
+  }
+}
+
+// A leaf other than a V3 one, into an empty message: its metadata, then the
+// rest.
+SB_SCALAR_LOOPS void fillLeaf(const HloSharding& sharding, wire::OpSharding& result) {
+  const std::vector<hlo::OpMetadata>& metadata = sharding.metadata();
+  if (!metadata.empty()) {
+    result.mutable_metadata()->Reserve(static_cast<int>(metadata.size()));
+    for (const hlo::OpMetadata& md : metadata) *result.add_metadata() = metadataToProto(md);
+  }
+  fillLeafFields(sharding, result);
+}
 
 Status fillProto(const HloSharding& sharding, wire::OpSharding* out) {
   wire::OpSharding& result = *out;
@@ -375,66 +484,7 @@ Status fillProto(const HloSharding& sharding, wire::OpSharding* out) {
     return okStatus();
   }
 
-  if (!sharding.metadata().empty()) {
-    result.mutable_metadata()->Reserve(static_cast<int>(sharding.metadata().size()));
-    for (const hlo::OpMetadata& md : sharding.metadata()) {
-      *result.add_metadata() = metadataToProto(md);
-    }
-  }
-
-  const hlo::TileAssignment& tiles = sharding.tileAssignment();
-  if (const auto& iota = tiles.iotaForm()) {
-    // Stored canonical, so the triple written is XLA's canonical one.
-    result.mutable_iota_reshape_dims()->Add(iota->reshapeDims().begin(), iota->reshapeDims().end());
-    result.mutable_iota_transpose_perm()->Add(iota->transposePerm().begin(),
-                                              iota->transposePerm().end());
-  } else {
-    // Explicit arrays are always in memory, so this never fails; the
-    // default array of replicated/manual/... shardings is empty and writes
-    // nothing; a single device writes its one id.
-    Result<std::span<const int64_t>> devices = tiles.devices();
-    if (devices && !devices->empty()) {
-      result.mutable_tile_assignment_devices()->Add(devices->begin(), devices->end());
-    }
-  }
-
-  switch (sharding.kind()) {
-    case HloSharding::Kind::kReplicated:
-      result.set_type(wire::OpSharding::REPLICATED);
-      break;
-    case HloSharding::Kind::kSingleDevice:
-      // Since XLA commit f999273595 (2025-08-13) MAXIMAL carries no
-      // tile_assignment_dimensions; older XLA wrote `tile_assignment_dimensions: 1`.
-      result.set_type(wire::OpSharding::MAXIMAL);
-      break;
-    case HloSharding::Kind::kManual:
-      result.set_type(wire::OpSharding::MANUAL);
-      break;
-    case HloSharding::Kind::kUnreduced:
-      result.set_type(wire::OpSharding::UNREDUCED);
-      break;
-    case HloSharding::Kind::kUnknown:
-      result.set_type(wire::OpSharding::UNKNOWN);
-      break;
-    case HloSharding::Kind::kTiled:
-    case HloSharding::Kind::kTuple:  // handled above
-    case HloSharding::Kind::kNamed:  // handled above
-      result.set_type(wire::OpSharding::OTHER);
-      result.set_replicate_on_last_tile_dim(sharding.replicateOnLastTileDim());
-      for (OpShardingType type : sharding.subgroupTypes()) {
-        result.mutable_last_tile_dims()->Add(static_cast<int>(type));
-      }
-      result.mutable_tile_assignment_dimensions()->Add(tiles.dimensions().begin(),
-                                                       tiles.dimensions().end());
-      break;
-  }
-
-  const hlo::ShardGroup& group = sharding.shardGroup();
-  if (group.isShardGroup()) {
-    result.set_is_shard_group(true);
-    result.set_shard_group_id(group.id);
-    result.set_shard_group_type(group.shardAs ? wire::OpSharding::AS : wire::OpSharding::LIKE);
-  }
+  fillLeaf(sharding, result);
   return okStatus();
 }
 
