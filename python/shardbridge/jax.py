@@ -12,6 +12,7 @@ which the HLO sharding indexes by position, so its sdy mesh has no
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Iterable, Optional
 
 from ._core import Mesh, TensorSharding
@@ -19,6 +20,9 @@ from ._errors import Error
 
 
 class _Unconstrained:
+    """``PartitionSpec.UNCONSTRAINED``: an open dim (``{?}`` in sdy), as JAX's
+    ``P.UNCONSTRAINED``."""
+
     def __repr__(self) -> str:
         return "P.UNCONSTRAINED"
 
@@ -27,6 +31,21 @@ class _Unconstrained:
 
 
 UNCONSTRAINED = _Unconstrained()
+
+# The sdy text of a rank-r sharding takes at least 4 bytes a dim ("{}, "),
+# and the parser reads at most 64 MiB of one sharding (base/input.h
+# kShardingInputLimit): a larger rank is refused before its text is built.
+_MAX_RANK = (64 << 20) // 4
+
+
+def _check_rank(rank: Any) -> int:
+    if not isinstance(rank, int) or isinstance(rank, bool):
+        raise TypeError(f"rank must be an int, not {type(rank).__name__}")
+    if rank < 0:
+        raise Error(f"rank must be at least 0, got {rank}")
+    if rank > _MAX_RANK:
+        raise Error(f"rank {rank} is larger than any sharding shardbridge reads (at most {_MAX_RANK} dims)")
+    return rank
 
 
 class PartitionSpec(tuple):
@@ -131,10 +150,7 @@ def from_partition_spec(spec: Any, mesh: Any = None, *, rank: Optional[int] = No
     if logical_ids is not None:
         m = Mesh(m.axes, device_ids=list(logical_ids), name=m.name)
     parts, unreduced = _spec_of(spec)
-    if rank is None:
-        rank = len(parts)
-    if not isinstance(rank, int) or isinstance(rank, bool):
-        raise TypeError("rank must be an int")
+    rank = _check_rank(len(parts) if rank is None else rank)
     if len(parts) > rank:
         raise Error(f"PartitionSpec {PartitionSpec(*parts)} has {len(parts)} dims but the tensor has rank {rank}")
     dims = []
@@ -172,10 +188,24 @@ def _jax_partition_spec():
 def partition_spec(sharding: TensorSharding):
     """The ``PartitionSpec`` of ``sharding`` on its mesh (JAX's when JAX is
     importable), or an Error saying why none exists (a sub-axis, an open dim
-    with axes, a priority, a maximal mesh)."""
-    exists, dims, unconstrained, unreduced, reason, _notes = sharding._partition_spec()
+    with axes, a priority, a maximal mesh). What the spec alone cannot say
+    is a UserWarning: on a mesh with ``device_ids``, that the jax Mesh must
+    list its devices in that order; a ``max``/``min`` reduction.
+
+    >>> s = to_sdy('{devices=[4,2]<=[2,4]T(1,0)}', '<["x"=2, "y"=4]>')
+    >>> s.partition_spec()
+    P('y', 'x')
+    """
+    exists, dims, unconstrained, unreduced, reason, notes = sharding._partition_spec()
     if not exists:
         raise Error(f"no PartitionSpec for {sharding}: {reason}")
+    # What the spec alone loses (the CLI's explain prints the same notes): a
+    # mesh with device_ids needs a jax Mesh whose device array lists the
+    # devices in that order; a max/min reduction. Explicitly replicated axes
+    # lose nothing (a spec replicates every unused axis).
+    lost = [n for n in notes if not n.startswith("the explicitly replicated axes")]
+    if lost:
+        warnings.warn(f"PartitionSpec of {sharding}: " + "; ".join(lost), UserWarning, stacklevel=2)
     parts = []
     for axes, open_dim in zip(dims, unconstrained):
         if not axes:

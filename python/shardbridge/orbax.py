@@ -18,11 +18,17 @@ from ._errors import Error
 from .jax import from_partition_spec
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _flat_ids(tree: Any, out: list) -> None:
     if isinstance(tree, dict):
         if "id" not in tree:
             raise Error(f"device_mesh entry {tree!r} has no 'id'")
-        out.append(int(tree["id"]))
+        if not _is_int(tree["id"]):
+            raise Error(f"device_mesh entry {tree!r}: the id must be an int")
+        out.append(tree["id"])
     elif isinstance(tree, (list, tuple)):
         for t in tree:
             _flat_ids(t, out)
@@ -57,9 +63,20 @@ def from_orbax(metadata: Union[str, bytes, dict], *, rank: Optional[int] = None)
     for key in ("shape", "axis_names", "partition_spec"):
         if key not in data:
             raise Error(f"Orbax NamedSharding metadata has no {key!r}")
-    names, sizes = data["axis_names"], data["shape"]
-    if not isinstance(names, list) or not isinstance(sizes, list) or len(names) != len(sizes):
+    # The metadata is input: malformed fields are Errors, not TypeErrors.
+    names, sizes, parts = data["axis_names"], data["shape"], data["partition_spec"]
+    if not isinstance(names, (list, tuple)) or not isinstance(sizes, (list, tuple)) or len(names) != len(sizes):
         raise Error("axis_names and shape must be lists of the same length")
+    if not all(isinstance(n, str) for n in names):
+        raise Error(f"axis_names must be strings, got {names!r}")
+    if not all(_is_int(n) for n in sizes):
+        raise Error(f"shape must be the mesh axis sizes (ints), got {sizes!r}")
+    if not isinstance(parts, (list, tuple)):
+        raise Error(f"partition_spec must be a list (one entry per tensor dim), got {parts!r}")
+    for p in parts:
+        if not (p is None or isinstance(p, str) or
+                (isinstance(p, (list, tuple)) and all(isinstance(a, str) for a in p))):
+            raise Error(f"partition_spec entry {p!r} is not null, an axis name or a list of axis names")
     device_ids = None
     if data.get("device_mesh"):
         dm = data["device_mesh"]
@@ -69,6 +86,8 @@ def from_orbax(metadata: Union[str, bytes, dict], *, rank: Optional[int] = None)
             raise Error(f"device_mesh ids {ids} are not a permutation of 0..{len(ids) - 1}")
         if ids != list(range(len(ids))):
             device_ids = ids
-    mesh = Mesh(dict(zip(names, (int(s) for s in sizes))), device_ids=device_ids)
-    spec = tuple(tuple(p) if isinstance(p, list) else p for p in data["partition_spec"])
+    if len(set(names)) != len(names):
+        raise Error(f"axis_names {names!r} repeat a name")
+    mesh = Mesh(dict(zip(names, sizes)), device_ids=device_ids)
+    spec = tuple(tuple(p) if isinstance(p, (list, tuple)) else p for p in parts)
     return mesh, from_partition_spec(spec, mesh, rank=rank)

@@ -9,18 +9,32 @@ order (the first is major), unless a ``shard_order`` says otherwise (as
 ``DTensorSpec.shard_order``: per tensor dim, the mesh dims major first).
 Placements are objects (duck-typed by class name: ``Shard`` with ``.dim``,
 ``Replicate``, ``Partial`` with ``.reduce_op``) or the strings their
-``str()`` gives: ``"S(0)"``, ``"R"``, ``"P(sum)"``.
+``str()`` gives: ``"S(0)"``, ``"R"``, ``"P(sum)"``. ``_StridedShard``
+(``.dim``, ``.split_factor``; ``"_S(0, 2)"``) stands for a shard order, decoded
+as DTensorSpec decodes it (``maybe_convert_StridedShard_to_shard_order``).
 """
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._core import HloSharding, Mesh, to_hlo, to_sdy
 from ._errors import Error
+from .jax import _check_rank
 
 _OPS = {"sum": "sum", "max": "max", "min": "min"}
+
+
+def _int_attr(p: Any, attr: str) -> int:
+    value = getattr(p, attr, None)
+    if isinstance(value, bool):
+        raise TypeError(f"{type(p).__name__}.{attr} must be an int, not bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{type(p).__name__}.{attr} must be an int, not {type(value).__name__}") from None
 
 
 def _placement(p: Any) -> tuple[str, Any]:
@@ -35,18 +49,41 @@ def _placement(p: Any) -> tuple[str, Any]:
         m = re.fullmatch(r"P(?:\((\w+)\))?", s)
         if m:
             return "P", m.group(1) or "sum"
-        raise Error(f"placement {p!r} is not S(dim), R or P(op)")
+        m = re.fullmatch(r"_S\((-?\d+),\s*(\d+)\)", s)
+        if m:
+            return "SS", (int(m.group(1)), int(m.group(2)))
+        raise Error(f"placement {p!r} is not S(dim), R, P(op) or _S(dim, split_factor)")
     name = type(p).__name__
     if name == "Shard":
-        return "S", int(p.dim)
+        return "S", _int_attr(p, "dim")
     if name == "Replicate":
         return "R", None
     if name in ("Partial", "_Partial"):
         op = getattr(p, "reduce_op", "sum")
         return "P", str(getattr(op, "name", op)).lower()
     if name == "_StridedShard":
-        raise Error("_StridedShard placements are not supported: give the shard_order instead")
+        return "SS", (_int_attr(p, "dim"), _int_attr(p, "split_factor"))
     raise TypeError(f"a placement must be Shard, Replicate, Partial or a string, not {name}")
+
+
+def _sizes(mesh_shape: Any) -> list[int]:
+    """The mesh dim sizes: ints (a torch.Size or a tuple); TypeError for
+    anything else (a float size is not silently truncated)."""
+    if isinstance(mesh_shape, (int, str, bytes)):
+        raise TypeError("mesh_shape must be a sequence of ints")
+    try:
+        items = list(mesh_shape)
+    except TypeError:
+        raise TypeError(f"mesh_shape must be a sequence of ints, not {type(mesh_shape).__name__}") from None
+    sizes = []
+    for s in items:
+        if isinstance(s, bool):
+            raise TypeError("mesh_shape must be a sequence of ints, not bool")
+        try:
+            sizes.append(operator.index(s))
+        except TypeError:
+            raise TypeError(f"mesh_shape must be a sequence of ints, not {type(s).__name__}") from None
+    return sizes
 
 
 def _names(mesh_shape: Sequence[int], mesh_dim_names: Optional[Sequence[str]]) -> list[str]:
@@ -74,6 +111,29 @@ def _orders(shard_order: Any) -> dict[int, list[int]]:
     return out
 
 
+def _strided_order(dim: int, mesh_dims: list[int], split_factors: dict[int, int], sizes: list[int]) -> list[int]:
+    """The shard order (mesh dims, major first) that Shard and _StridedShard
+    placements on tensor dim ``dim`` stand for, as DTensorSpec decodes them
+    (``torch/distributed/tensor/_dtensor_spec.py``,
+    ``maybe_convert_StridedShard_to_shard_order``): a mesh dim whose split
+    factor is f comes right after the mesh dims, later in the placements,
+    whose sizes multiply to f."""
+    order: list[int] = []
+    for m in reversed(mesh_dims):
+        want = split_factors.get(m, 1)
+        product = 1
+        for at in range(len(order) + 1):
+            if product == want:
+                order.insert(at, m)
+                break
+            if at < len(order):
+                product *= sizes[order[at]]
+        else:
+            raise Error(f"_StridedShard({dim}, split_factor={want}) on mesh dim {m} matches no shard order of "
+                        f"mesh dims {mesh_dims} (sizes {[sizes[i] for i in mesh_dims]})")
+    return order
+
+
 def from_placements(placements: Sequence[Any], mesh_shape: Sequence[int],
                     mesh_dim_names: Optional[Sequence[str]] = None, *, rank: int,
                     shard_order: Any = None) -> HloSharding:
@@ -83,24 +143,29 @@ def from_placements(placements: Sequence[Any], mesh_shape: Sequence[int],
     >>> str(from_placements(["S(0)", "R"], (2, 2), rank=1))
     '{devices=[2,2]<=[4] last_tile_dim_replicate}'
     """
-    names = _names(mesh_shape, mesh_dim_names)
-    sizes = [int(s) for s in mesh_shape]
+    sizes = _sizes(mesh_shape)
+    names = _names(sizes, mesh_dim_names)
+    if len(set(names)) != len(names):
+        raise Error(f"mesh_dim_names {names} repeat a name")
     if isinstance(placements, (str, bytes)):
         raise TypeError("placements must be a sequence of placements")
     parsed = [_placement(p) for p in placements]
     if len(parsed) != len(sizes):
         raise Error(f"{len(parsed)} placements for a mesh of {len(sizes)} dims")
-    if not isinstance(rank, int) or isinstance(rank, bool) or rank < 0:
-        raise TypeError("rank must be a non-negative int")
+    rank = _check_rank(rank)
     dims: list[list[int]] = [[] for _ in range(rank)]
+    split_factors: dict[int, int] = {}  # mesh dim -> split factor of a _StridedShard
     partial: list[int] = []
     ops = set()
     for i, (kind, arg) in enumerate(parsed):
-        if kind == "S":
-            d = arg + rank if arg < 0 else arg
+        if kind in ("S", "SS"):
+            dim = arg if kind == "S" else arg[0]
+            d = dim + rank if dim < 0 else dim
             if not 0 <= d < rank:
-                raise Error(f"Shard({arg}) on mesh dim {i} is out of range for a tensor of rank {rank}")
+                raise Error(f"Shard({dim}) on mesh dim {i} is out of range for a tensor of rank {rank}")
             dims[d].append(i)
+            if kind == "SS":
+                split_factors[i] = arg[1]
         elif kind == "P":
             if arg not in _OPS:
                 raise Error(f"Partial({arg}) has no HLO form (XLA reduces unreduced values with sum, max or min)")
@@ -108,7 +173,13 @@ def from_placements(placements: Sequence[Any], mesh_shape: Sequence[int],
             ops.add(arg)
     if len(ops) > 1:
         raise Error(f"Partial placements with different reductions ({', '.join(sorted(ops))}) have no HLO form")
-    for d, order in _orders(shard_order).items():
+    orders = _orders(shard_order)
+    for d in range(rank):
+        if any(i in split_factors for i in dims[d]):
+            if d in orders:
+                raise Error(f"tensor dim {d} has both _StridedShard placements and a shard_order")
+            orders[d] = _strided_order(d, dims[d], split_factors, sizes)
+    for d, order in orders.items():
         if not 0 <= d < rank or sorted(order) != sorted(dims[d]):
             raise Error(f"shard_order for tensor dim {d} is {order}, but the placements shard it over mesh dims {dims[d]}")
         dims[d] = order
@@ -135,8 +206,11 @@ def placements(sharding: Union[HloSharding, str], mesh_shape: Sequence[int],
     >>> HloSharding.parse('{devices=[2,1,2]<=[2,2]T(1,0) last_tile_dim_replicate}').placements((2, 2))
     ['R', 'S(0)']
     """
-    names = _names(mesh_shape, mesh_dim_names)
-    mesh = Mesh(dict(zip(names, (int(s) for s in mesh_shape))))
+    sizes = _sizes(mesh_shape)
+    names = _names(sizes, mesh_dim_names)
+    if len(set(names)) != len(names):
+        raise Error(f"mesh_dim_names {names} repeat a name")
+    mesh = Mesh(dict(zip(names, sizes)))
     hlo = sharding if isinstance(sharding, HloSharding) else HloSharding.parse(sharding)
     if hlo.is_tuple:
         raise Error("a tuple sharding has no placements: take one of its tuple_elements")

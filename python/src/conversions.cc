@@ -96,7 +96,7 @@ MeshPtr inferredMesh(const ContextPtr& context, std::span<const hlo::HloSharding
 
 py::object toSdy(py::object sharding, py::object mesh, std::optional<int64_t> rank, bool openDims,
                  bool upstreamDeviceOrder) {
-  if (rank && *rank < 0) throw py::value_error("rank must be at least 0, got " + std::to_string(*rank));
+  if (rank && *rank < 0) raise(ErrorCode::kInvalid, "rank must be at least 0, got " + std::to_string(*rank));
   // An HloSharding object is used in place (no copy of its tile assignment).
   std::optional<hlo::HloSharding> owned;
   py::detail::make_caster<hlo::HloSharding> caster;

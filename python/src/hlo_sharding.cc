@@ -64,7 +64,7 @@ proto::ProtoFormat formatOf(const std::string& format) {
   if (format == "binary") return proto::ProtoFormat::kBinary;
   if (format == "text") return proto::ProtoFormat::kText;
   if (format == "json") return proto::ProtoFormat::kJson;
-  throw py::value_error("format must be 'binary', 'text' or 'json', not '" + format + "'");
+  raise(ErrorCode::kInvalid, "format must be 'binary', 'text' or 'json', not '" + format + "'");
 }
 
 hlo::HloSharding fromProto(const std::string& data, const std::string& format) {
@@ -145,9 +145,14 @@ True
          py::arg("text"),
          "Parses HLO sharding text as XLA does: `{devices=[2,2]0,2,1,3}`, `{devices=[4,2]<=[2,4]T(1,0)}`, "
          "`{mesh['x'=2], [{'x'}]}`, `{replicated}`, `{maximal device=3}`, tuples, metadata. Raises Error, "
-         "located in `text`.")
+         "located in `text`.\n\n"
+         ">>> HloSharding.parse('{devices=[2,2]0,1,2,3}')\n"
+         "HloSharding.parse('{devices=[2,2]0,1,2,3}')")
       .def_static("from_proto", &fromProto, py::arg("data"), py::arg("format") = "binary",
-                  "Reads an xla.OpSharding: `format` 'binary' (XLA's bytes), 'text' or 'json'.")
+                  "Reads an xla.OpSharding: `format` 'binary' (XLA's bytes), 'text' or 'json'. Raises Error "
+                  "for bytes that are not an OpSharding XLA accepts.\n\n"
+                  ">>> print(HloSharding.from_proto(b'\\x08\\x03\\x1a\\x02\\x02\\x02J\\x01\\x04R\\x01\\x00'))\n"
+                  "{devices=[2,2]<=[4]}")
       .def(
           "to_proto",
           [](const hlo::HloSharding& self, const std::string& format) -> py::object {
@@ -156,12 +161,17 @@ True
             return py::str(out);
           },
           py::arg("format") = "binary",
-          "The xla.OpSharding: bytes in XLA's wire format ('binary'), or str ('text', 'json').")
+          "The xla.OpSharding: bytes in XLA's wire format ('binary'), or str ('text', 'json').\n\n"
+          ">>> HloSharding.parse('{devices=[2,2]<=[4]}').to_proto()\n"
+          "b'\\x08\\x03\\x1a\\x02\\x02\\x02J\\x01\\x04R\\x01\\x00'")
       .def("__str__", [](const hlo::HloSharding& self) { return hlo::printSharding(self); })
       .def(
           "to_string",
           [](const hlo::HloSharding& self, bool metadata) { return lenient(hlo::printSharding(self, metadata)); },
-          py::arg("metadata") = false, "XLA's ToString(include_metadata).")
+          py::arg("metadata") = false,
+          "XLA's ToString(include_metadata).\n\n"
+          ">>> HloSharding.parse('{devices=[2]<=[2] metadata={op_name=\"a\"}}').to_string(metadata=True)\n"
+          "'{devices=[2]<=[2] metadata={op_name=\"a\"}}'")
       .def("__repr__",
            [](const hlo::HloSharding& self) { return "HloSharding.parse('" + hlo::printSharding(self) + "')"; })
       .def(
@@ -175,16 +185,22 @@ True
       .def_property_readonly(
           "tile_dims", [](const hlo::HloSharding& self) { return py::tuple(py::cast(tileDims(self))); },
           "The tile assignment dimensions (last_tile_dims included); () when not tiled.")
-      .def_property_readonly("is_replicated", &hlo::HloSharding::isReplicated)
-      .def_property_readonly("is_tuple", &hlo::HloSharding::isTuple)
-      .def_property_readonly("is_manual", &hlo::HloSharding::isManual)
-      .def_property_readonly("is_unknown", &hlo::HloSharding::isUnknown)
-      .def_property_readonly("is_unreduced", &hlo::HloSharding::isUnreduced)
+      .def_property_readonly("is_replicated", &hlo::HloSharding::isReplicated,
+                             "Every device holds the whole array ({replicated}).")
+      .def_property_readonly("is_tuple", &hlo::HloSharding::isTuple,
+                             "A tuple sharding ({{...}, {...}}): see tuple_elements.")
+      .def_property_readonly("is_manual", &hlo::HloSharding::isManual,
+                             "A fully manual sharding ({manual}); a MANUAL subgroup shows in subgroup_types.")
+      .def_property_readonly("is_unknown", &hlo::HloSharding::isUnknown, "The {unknown} sharding.")
+      .def_property_readonly("is_unreduced", &hlo::HloSharding::isUnreduced,
+                             "A fully unreduced sharding ({unreduced}); an UNREDUCED subgroup shows in subgroup_types.")
       .def_property_readonly("is_maximal", &hlo::HloSharding::isSingleDevice,
                              "A single-device ({maximal device=N}) sharding.")
-      .def_property_readonly("is_tiled", &hlo::HloSharding::isTiled)
+      .def_property_readonly("is_tiled", &hlo::HloSharding::isTiled,
+                             "A sharding with a tile assignment ({devices=...}, V1 or V2).")
       .def_property_readonly("is_named", &hlo::HloSharding::isNamed, "A V3 (NamedSharding) sharding.")
-      .def_property_readonly("replicate_on_last_tile_dim", &hlo::HloSharding::replicateOnLastTileDim)
+      .def_property_readonly("replicate_on_last_tile_dim", &hlo::HloSharding::replicateOnLastTileDim,
+                             "The last tile dim replicates (last_tile_dim_replicate).")
       .def_property_readonly(
           "subgroup_types",
           [](const hlo::HloSharding& self) {
@@ -192,7 +208,7 @@ True
             for (hlo::OpShardingType t : self.subgroupTypes()) names.push_back(hlo::subgroupTypeName(t));
             return names;
           },
-          "The last_tile_dims types, e.g. ['MANUAL'].")
+          "The last_tile_dims types, e.g. ['manual'].")
       .def_property_readonly(
           "device",
           [](const hlo::HloSharding& self) -> py::object {
@@ -209,7 +225,13 @@ True
           },
           py::arg("shape"), py::arg("num_devices") = py::none(),
           "XLA's Validate against `shape` ('f32[4,8]', a tuple shape text, or a sequence of ints): "
-          "returns None, or raises Error with XLA's message.")
+          "returns None, or raises Error with XLA's message.\n\n"
+          ">>> HloSharding.parse('{devices=[2]<=[2]}').validate('f32[4]')\n"
+          ">>> try:\n"
+          "...     HloSharding.parse('{devices=[2]<=[2]}').validate((4, 4))\n"
+          "... except Error as e:\n"
+          "...     print(str(e).split('.')[0])\n"
+          "Number of tile assignment dimensions (excluding subgroups) is different than the input rank")
       // The state is bytes: metadata read from OpSharding bytes need not be UTF-8.
       .def(py::pickle([](const hlo::HloSharding& self) { return py::make_tuple(py::bytes(hlo::printSharding(self, true))); },
                       [](py::tuple t) {

@@ -7,10 +7,13 @@
 // sharding maps every device to the whole array; a single-device sharding
 // maps its device to the whole array.
 //
-// JAX asserts that a sharded dim divides evenly. For an uneven dim, the
-// split is XLA's (TileOffsetForDevice / TileLimitForDevice, as the SPMD
-// partitioner pads): tile i covers [min(i*c, dim), min((i+1)*c, dim)) with
-// c = ceil(dim / n), so the last tiles may be shorter or empty.
+// JAX refuses a sharded dim that does not divide evenly (jax/_src/sharding.py
+// _common_shard_shape raises IndivisibleError; op_sharding_to_numpy_indices
+// asserts it). For an uneven dim the split here is XLA's
+// (TileOffsetForDevice / TileLimitForDevice, as the SPMD partitioner pads):
+// tile i covers [min(i*c, dim), min((i+1)*c, dim)) with c = ceil(dim / n),
+// so the last tiles may be shorter or empty; require_even=True raises as
+// JAX does.
 #include <Python.h>
 
 #include <algorithm>
@@ -27,7 +30,8 @@ py::object wholeArray(size_t rank) {
   return t;
 }
 
-py::dict indicesMap(const hlo::HloSharding& input, py::object shapeArg, std::optional<int64_t> numDevices) {
+py::dict indicesMap(const hlo::HloSharding& input, py::object shapeArg, std::optional<int64_t> numDevices,
+                    bool requireEven) {
   hlo::Shape shape = shapeFrom(shapeArg);
   if (!shape.isArray()) raise(ErrorCode::kInvalid, "devices_indices_map needs an array shape, got " + shape.toString());
   const std::vector<int64_t>& dims = shape.dimensions();
@@ -85,6 +89,14 @@ py::dict indicesMap(const hlo::HloSharding& input, py::object shapeArg, std::opt
       continue;
     }
     const int64_t size = dims[d];
+    if (requireEven && size % n != 0) {
+      // What JAX's Sharding.shard_shape raises (IndivisibleError,
+      // jax/_src/sharding.py _common_shard_shape) before devices_indices_map.
+      raise(ErrorCode::kInvalid, "sharding " + s.toString() + " partitions array axis " + std::to_string(d) + " " +
+                                     std::to_string(n) + " times, but the dimension size is " +
+                                     std::to_string(size) + " (full shape: " + shape.toString() +
+                                     "): JAX needs the tiles to divide it evenly");
+    }
     const int64_t c = size % n == 0 ? size / n : (size + n - 1) / n;
     for (int64_t i = 0; i < n; ++i) {
       int64_t lo = std::min(i * c, size), hi = std::min((i + 1) * c, size);
@@ -159,13 +171,17 @@ py::dict indicesMap(const hlo::HloSharding& input, py::object shapeArg, std::opt
 }  // namespace
 
 void registerIndices(py::module_&, py::class_<hlo::HloSharding>& cls) {
-  cls.def("devices_indices_map", &indicesMap, py::arg("shape"), py::arg("num_devices") = py::none(),
+  cls.def("devices_indices_map", &indicesMap, py::arg("shape"), py::arg("num_devices") = py::none(), py::kw_only(),
+          py::arg("require_even") = false,
           R"doc(``{device: tuple[slice, ...]}``: the part of an array of ``shape`` each
 device holds, as ``jax.sharding.Sharding.devices_indices_map`` computes it
 (devices in ascending order). A replicated sharding needs ``num_devices``;
 a maximal sharding maps its device to the whole array; manual, unreduced
-and unknown shardings raise Error saying why. Uneven dims are split as XLA
-pads them (ceil-sized tiles, the last ones shorter).
+and unknown shardings raise Error saying why. JAX itself refuses a dim the
+tiles do not divide evenly (``Sharding.shard_shape`` raises IndivisibleError
+before it maps any device); here such a dim is split as XLA's SPMD
+partitioner pads it (ceil-sized tiles, the last ones shorter or empty), or,
+with ``require_even=True``, raises Error as JAX does.
 
 >>> HloSharding.parse('{devices=[2,1]<=[2]}').devices_indices_map((4, 3))
 {0: (slice(0, 2, None), slice(None, None, None)), 1: (slice(2, 4, None), slice(None, None, None))}

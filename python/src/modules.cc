@@ -21,7 +21,7 @@ std::string optionValue(const std::string& name, py::handle v) {
 
 std::string convertModule(py::object textArg, const std::string& to, py::kwargs kwargs) {
   std::string text = textOf(textArg, "text");
-  if (to != "hlo" && to != "sdy") throw py::value_error("to must be 'hlo' or 'sdy', not '" + to + "'");
+  if (to != "hlo" && to != "sdy") raise(ErrorCode::kInvalid, "to must be 'hlo' or 'sdy', not '" + to + "'");
   bool roundTrip = false;
   std::vector<std::pair<std::string, std::string>> options;
   for (auto item : kwargs) {
@@ -37,7 +37,7 @@ std::string convertModule(py::object textArg, const std::string& to, py::kwargs 
     if (name == "v3") name = "enable-hlo-sharding-v3";
     options.push_back({name, optionValue(key, item.second)});
   }
-  if (roundTrip && to != "hlo") throw py::value_error("round_trip applies to to='hlo' only");
+  if (roundTrip && to != "hlo") raise(ErrorCode::kInvalid, "round_trip applies to to='hlo' only");
   // The pipeline `shardbridge convert --to` runs (module::conversionSpec);
   // option errors are about the call, not the module text.
   auto spec = module::conversionSpec(to == "hlo", roundTrip, text, options);
@@ -79,7 +79,10 @@ py::list listShardings(py::object source, py::object mesh, bool metadata) {
   }
   if (text.empty()) raise(ErrorCode::kInvalid, name + " is empty");
   MeshPtr m = mesh.is_none() ? MeshPtr() : meshFrom(mesh);
-  ContextPtr context = currentContext();
+  // A context of its own, freed on return: the rows are plain dicts, and a
+  // large dump's attributes would otherwise stay in the shared current
+  // context until it rotates.
+  auto context = std::make_shared<SharedContext>();
   dump::ListOptions options;
   options.includeMetadata = metadata;
   if (m) {

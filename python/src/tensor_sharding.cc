@@ -87,7 +87,9 @@ One Shardy sharding, ``#sdy.sharding<@mesh, [{"x"}, {}]>``.
           },
           py::arg("text"), py::arg("mesh") = py::none(),
           "Parses `#sdy.sharding<...>` (or the stripped `<@mesh, [...]>`); verified with "
-          "Shardy's rules when a mesh is given or inline. Raises Error, located in `text`.")
+          "Shardy's rules when a mesh is given or inline. Raises Error, located in `text`.\n\n"
+          ">>> TensorSharding.parse('<@mesh, [{\"x\"}, {}]>', '<[\"x\"=2]>')\n"
+          "TensorSharding.parse('#sdy.sharding<@mesh, [{\"x\"}, {}]>')")
       .def("__str__", [](const TensorShardingObject& self) { return shardingText(self); })
       .def("__repr__",
            [](const TensorShardingObject& self) { return "TensorSharding.parse('" + shardingText(self) + "')"; })

@@ -114,12 +114,12 @@ ShowOptions showOptions(py::kwargs kwargs) {
       if (v.is_none()) continue;
       if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v)) throw py::type_error(key + " must be an int");
       int64_t d = int64Of(v, key);
-      if (d < 0) throw py::value_error(key + " must not be negative");
+      if (d < 0) raise(ErrorCode::kInvalid, key + " must not be negative");
       (key == "rows" ? o.rows : o.cols) = d;
     } else if (key == "width") {
       if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v)) throw py::type_error("width must be an int");
       o.width = int64Of(v, "width");
-      if (o.width < 8 || o.width > 10000) throw py::value_error("width must be in [8, 10000]");
+      if (o.width < 8 || o.width > 10000) raise(ErrorCode::kInvalid, "width must be in [8, 10000]");
     } else if (key == "color") {
       if (!py::isinstance<py::bool_>(v)) throw py::type_error("color must be a bool");
       o.color = v.cast<bool>();
@@ -186,7 +186,18 @@ with the devices holding it. Options: ``rows``, ``cols`` (tensor dims drawn
 down/across), ``width`` (default 80), ``color`` (ANSI, default False),
 ``mesh``. Without a shape each tile is one unit.
 
->>> print(HloSharding.parse('{devices=[2,2]<=[4]}').show())  # doctest: +SKIP
+>>> print(HloSharding.parse('{devices=[2,2]<=[4]}').show(width=20), end="")
+{devices=[2,2]<=[4]} on one element per tile (no --shape)
+rows: dim 0 (2 tiles), columns: dim 1 (2 tiles)
+┌────────┬────────┐
+│        │        │
+│   0    │   1    │
+│        │        │
+├────────┼────────┤
+│        │        │
+│   2    │   3    │
+│        │        │
+└────────┴────────┘
 )doc")
       .def(
           "svg",
@@ -194,7 +205,8 @@ down/across), ``width`` (default 80), ``color`` (ANSI, default False),
             return svgOf(explainHlo(self, shape, mesh));
           },
           py::arg("shape") = py::none(), py::arg("mesh") = py::none(),
-          "The picture as a standalone SVG document (what `show --svg` writes).")
+          "The picture as a standalone SVG document (what `show --svg` writes).\n\n"
+          ">>> HloSharding.parse('{devices=[2]<=[2]}').svg('f32[8]').startswith('<?xml')\nTrue")
       .def("_repr_svg_",
            [](const hlo::HloSharding& self) {
              return reprSvg([&] { return explainHlo(self, py::none(), py::none()); });
@@ -214,7 +226,9 @@ down/across), ``width`` (default 80), ``color`` (ANSI, default False),
           return explanationDict(explainSdy(self, shape, mesh, manualAxes));
         },
         py::arg("shape") = py::none(), py::arg("mesh") = py::none(), py::arg("manual_axes") = std::vector<std::string>{},
-        "The `shardbridge explain --json` document of this sharding (on its mesh, or `mesh`).")
+        "The `shardbridge explain --json` document of this sharding (on its mesh, or `mesh`).\n\n"
+        ">>> TensorSharding.parse('#sdy.sharding<@mesh, [{\"x\"}, {}]>', '<[\"x\"=2]>').explain()['hlo']\n"
+        "'{devices=[2,1]<=[2]}'")
       .def(
           "show",
           [](const TensorShardingObject& self, py::object shape, py::kwargs kwargs) {
@@ -222,13 +236,20 @@ down/across), ``width`` (default 80), ``color`` (ANSI, default False),
             ShowOptions o = showOptions(kwargs);
             return showText(explainSdy(self, shape, mesh, {}), o);
           },
-          py::arg("shape") = py::none(), "The `shardbridge show` grid (options as HloSharding.show).")
+          py::arg("shape") = py::none(), R"doc(The `shardbridge show` grid (options as HloSharding.show).
+
+>>> s = TensorSharding.parse('#sdy.sharding<@mesh, [{"x"}]>', '<["x"=2]>')
+>>> print(s.show('f32[8]', width=20).splitlines()[0])
+{devices=[2]<=[2]} on f32[8]
+)doc")
       .def(
           "svg",
           [](const TensorShardingObject& self, py::object shape, py::object mesh) {
             return svgOf(explainSdy(self, shape, mesh, {}));
           },
-          py::arg("shape") = py::none(), py::arg("mesh") = py::none(), "The picture as an SVG document.")
+          py::arg("shape") = py::none(), py::arg("mesh") = py::none(),
+          "The picture as an SVG document.\n\n"
+          ">>> TensorSharding.parse('<@mesh, [{\"x\"}]>', '<[\"x\"=2]>').svg().startswith('<?xml')\nTrue")
       .def("_repr_svg_",
            [](const TensorShardingObject& self) -> py::object {
              if (!self.mesh && !self.attr.meshOrRef().isInline()) return py::none();

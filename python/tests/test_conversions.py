@@ -41,7 +41,7 @@ def test_to_sdy_errors():
         sb.to_sdy(3)
     with pytest.raises(TypeError):
         sb.to_sdy("{replicated}", mesh=4)
-    with pytest.raises(ValueError):
+    with pytest.raises(sb.Error, match="rank must be at least 0"):
         sb.to_sdy("{replicated}", rank=-1)
     with pytest.raises(sb.Error):
         sb.to_sdy("{devices=[3]<=[3]}", MESH)
@@ -197,3 +197,15 @@ def test_devices_indices_map_cases():
     # V3 through its V2 form.
     v3 = sb.HloSharding.parse("{mesh['x'=2,'y'=2], [{'y'}, {'x'}]}")
     assert v3.devices_indices_map((2, 2)) == sb.HloSharding.parse(str(sb.to_hlo(sb.to_sdy(v3)))).devices_indices_map((2, 2))
+
+
+def test_devices_indices_map_require_even_is_jax_refusal():
+    # jax/_src/sharding.py _common_shard_shape: an axis the tiles do not
+    # divide raises IndivisibleError (a ValueError) before any device is
+    # mapped; op_sharding_to_numpy_indices asserts the same.
+    s = sb.HloSharding.parse("{devices=[4,1]<=[4]}")
+    with pytest.raises(sb.Error, match=r"partitions array axis 0 4 times, but the dimension size is 5"):
+        s.devices_indices_map((5, 3), require_even=True)
+    # Even dims, and unsharded dims of any size, are what JAX gives either way.
+    assert s.devices_indices_map((8, 3), require_even=True) == s.devices_indices_map((8, 3))
+    assert s.devices_indices_map((8, 3), require_even=True)[3] == (slice(6, 8), slice(None))

@@ -180,3 +180,115 @@ def test_orbax():
         sb.from_orbax('{"sharding_type": "NamedSharding", "shape": [2], "axis_names": ["x"]}')
     with pytest.raises(TypeError):
         sb.from_orbax(3)
+
+
+class _StridedShard:
+    def __init__(self, dim, split_factor):
+        self.dim, self.split_factor = dim, split_factor
+
+
+def test_dtensor_strided_shard_is_a_shard_order():
+    # torch/distributed/tensor/_dtensor_spec.py, the docstrings of
+    # convert_shard_order_to_StridedShard and
+    # maybe_convert_StridedShard_to_shard_order: on a mesh (4, 3, 2),
+    # (_StridedShard(0, sf=2), _StridedShard(0, sf=2), Shard(0)) is tensor
+    # dim 0 sharded over mesh dims 2, then 0, then 1.
+    want = sb.from_placements(["S(0)", "S(0)", "S(0)"], (4, 3, 2), rank=1, shard_order={0: [2, 0, 1]})
+    # Mesh dims (2, 0, 1) major to minor: [4,3,2]T(2,0,1), which XLA
+    # canonicalises by merging mesh dims 0 and 1 (adjacent in both orders).
+    assert want == sb.HloSharding.parse("{devices=[24]<=[4,3,2]T(2,0,1)}")
+    assert str(want) == "{devices=[24]<=[12,2]T(1,0)}"
+    got = sb.from_placements([_StridedShard(0, 2), _StridedShard(0, 2), Shard(0)], (4, 3, 2), rank=1)
+    assert got == want
+    # The same placements as the strings str(_StridedShard) gives (placement_types.py: "_S(dim, sf)").
+    assert sb.from_placements(["_S(0, 2)", "_S(0, 2)", "S(0)"], (4, 3, 2), rank=1) == want
+    assert want.placements((4, 3, 2), with_shard_order=True) == (["S(0)", "S(0)", "S(0)"], {0: [2, 0, 1]})
+    with pytest.raises(sb.Error, match="matches no shard order"):
+        sb.from_placements([_StridedShard(0, 5), Shard(0)], (2, 2), rank=1)
+    with pytest.raises(sb.Error, match="both _StridedShard placements and a shard_order"):
+        sb.from_placements([_StridedShard(0, 2), Shard(0)], (2, 2), rank=1, shard_order={0: [1, 0]})
+    with pytest.raises(TypeError):
+        sb.from_placements([_StridedShard(0, "2"), Shard(0)], (2, 2), rank=1)
+
+
+def test_dtensor_format_shard_order_example():
+    # torch/distributed/tensor/_dtensor_spec.py format_shard_order_str: a
+    # rank-3 tensor on a 2x2x2x2 mesh with placements
+    # [Partial(), Shard(1), Shard(1), Replicate()] and shard_order
+    # (ShardOrderEntry(tensor_dim=1, mesh_dims=(2, 1)),) -- "PS(1)[1]S(1)[0]R":
+    # mesh dim 2 shards tensor dim 1 first, mesh dim 1 second.
+    h = sb.from_placements([Partial(), Shard(1), Shard(1), Replicate()], (2, 2, 2, 2), rank=3,
+                           shard_order={1: [2, 1]})
+    sdy = sb.to_sdy(h, sb.Mesh({"dim0": 2, "dim1": 2, "dim2": 2, "dim3": 2}))
+    assert sdy.dims == [[], ["dim2", "dim1"], []]
+    assert sdy.unreduced == ["dim0"]
+    assert h.placements((2, 2, 2, 2), rank=3, with_shard_order=True) == (["P(sum)", "S(1)", "S(1)", "R"], {1: [2, 1]})
+
+
+def test_dtensor_mesh_shape_types():
+    with pytest.raises(TypeError, match="sequence of ints"):
+        sb.from_placements(["S(0)"], ("2",), rank=1)
+    with pytest.raises(TypeError, match="sequence of ints"):
+        sb.from_placements(["S(0)"], (2.0,), rank=1)
+    with pytest.raises(TypeError, match="sequence of ints"):
+        sb.HloSharding.parse("{devices=[2]<=[2]}").placements((True,))
+    with pytest.raises(TypeError, match="Shard.dim must be an int"):
+        sb.from_placements([Shard("0")], (2,), rank=1)
+    with pytest.raises(sb.Error, match="repeat a name"):
+        sb.from_placements(["S(0)", "R"], (2, 2), ["a", "a"], rank=1)
+
+
+def test_orbax_known_answer_and_axis_types():
+    # orbax/checkpoint/_src/metadata/sharding_test.py
+    # test_convert_between_named_sharding_string_to_named_sharding_metadata:
+    # the exact string NamedShardingMetadata.to_serialized_string writes.
+    mesh, s = sb.from_orbax('{"sharding_type": "NamedSharding", "shape": [1], "axis_names": ["x"],'
+                            ' "partition_spec": [null]}')
+    assert str(mesh) == '#sdy.mesh<["x"=1]>' and str(s) == "#sdy.sharding<@mesh, [{}]>"
+    # test_named_sharding_with_explicit_axis_type_roundtrip: "axis_types" is
+    # written as ["AxisType.Explicit"]; it does not change the sharding.
+    _, s = sb.from_orbax('{"sharding_type": "NamedSharding", "shape": [2], "axis_names": ["x"],'
+                         ' "axis_types": ["AxisType.Explicit"], "partition_spec": ["x"]}')
+    assert str(s) == '#sdy.sharding<@mesh, [{"x"}]>'
+    # sharding.py from_serialized_string: PositionalSharding is deprecated.
+    with pytest.raises(sb.Error, match="PositionalSharding"):
+        sb.from_orbax('{"sharding_type": "PositionalSharding", "shape": [1, 2]}')
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"shape": ["2"]}, "shape must be the mesh axis sizes"),
+    ({"shape": [True]}, "shape must be the mesh axis sizes"),
+    ({"axis_names": [3]}, "axis_names must be strings"),
+    ({"partition_spec": "x"}, "partition_spec must be a list"),
+    ({"partition_spec": [3]}, "partition_spec entry 3"),
+    ({"partition_spec": [["x", 1]]}, "partition_spec entry"),
+    ({"shape": [2, 2], "axis_names": ["x", "x"]}, "repeat a name"),
+    ({"device_mesh": {"mesh": [{"id": "1"}, {"id": 0}]}}, "the id must be an int"),
+    ({"device_mesh": {"mesh": [{"id": 1}, {"id": 1}]}}, "not a permutation"),
+])
+def test_orbax_malformed_metadata_is_an_error(fields, message):
+    data = {"sharding_type": "NamedSharding", "shape": [2], "axis_names": ["x"], "partition_spec": ["x"]}
+    data.update(fields)
+    with pytest.raises(sb.Error, match=message):
+        sb.from_orbax(data)
+
+
+def test_partition_spec_on_a_mesh_with_device_ids_warns():
+    # The device order lives in a jax Mesh's device array
+    # (jax/_src/named_sharding.py: the sdy mesh of a NamedSharding has no
+    # device ids unless _logical_device_ids are given): the spec exists, and
+    # the warning says which order the Mesh must list.
+    s = sb.to_sdy("{devices=[4]0,3,1,2}")
+    with pytest.warns(UserWarning, match=r"device order \[0, 3, 1, 2\]"):
+        assert s.partition_spec() == sb.PartitionSpec("_axis_0")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sb.to_sdy("{devices=[4]<=[4]}").partition_spec() == sb.PartitionSpec("_axis_0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # replicated axes lose nothing: no warning
+        r = sb.TensorSharding.parse('#sdy.sharding<@mesh, [{"x"}], replicated={"y"}>', '<["x"=2, "y"=2]>')
+        assert r.partition_spec() == sb.PartitionSpec("x")
+    m = sb.TensorSharding.parse('#sdy.sharding<@mesh, [{"x"}], unreduced=max{"y"}>', '<["x"=2, "y"=2]>')
+    with pytest.warns(UserWarning, match="reduction op max"):
+        assert m.partition_spec() == sb.PartitionSpec("x", unreduced={"y"})

@@ -3,11 +3,14 @@
 import then export is the identity on tiled HLO shardings (iota and
 explicit lists, with a companion sharding in the same module); export then
 import gives the sharding back on meshes with device_ids and sub-axes; text
-round trips of meshes and shardings."""
+round trips of meshes and shardings; any V1 device order imports and exports
+back (tests/convert/any_order_test.cc); a module exported, imported and
+exported again keeps its sharding strings (tests/module/convert_module_test.cc)."""
 
 import itertools
 import math
 
+import pytest
 from hypothesis import given, strategies as st
 
 import shardbridge as sb
@@ -122,3 +125,38 @@ def test_sub_axes_text_and_export_round_trips(text):
     assert sb.HloSharding.from_proto(h.to_proto()) == h
     if not s.unreduced and not any(s.open_dims) and "p0" not in text:
         assert sb.to_hlo(sb.to_sdy(h, mesh, rank=s.rank)) == h
+
+
+@st.composite
+def any_v1_order(draw):
+    dims = draw(st.lists(st.sampled_from([1, 2, 3, 4]), min_size=1, max_size=3).filter(lambda d: math.prod(d) > 1))
+    n = math.prod(dims)
+    devices = draw(st.permutations(range(n)))
+    return "{devices=[" + ",".join(map(str, dims)) + "]" + ",".join(map(str, devices)) + "}", n
+
+
+@given(any_v1_order())
+def test_any_v1_device_order_imports_and_exports_back(case):
+    # tests/convert/any_order_test.cc AnyV1OrderImportsAndExportsBack: every
+    # V1 device order imports (onto a mesh with device_ids when no iota mesh
+    # explains it) and exports back to an equal sharding.
+    text, n = case
+    h = sb.HloSharding.parse(text)
+    s = sb.to_sdy(h)
+    assert s.mesh.size == n
+    assert sb.to_hlo(s) == h
+    assert sb.to_hlo(sb.TensorSharding.parse(str(s), s.mesh)) == h
+
+
+@pytest.mark.parametrize("name", ["jax_module.mlir", "jax_module_mhlo.mlir", "jax_shard_map_module.mlir",
+                                  "small_module.mlir"])
+def test_module_export_import_export_keeps_the_strings(examples, name):
+    # tests/module/convert_module_test.cc ModuleRoundTrip
+    # ExportImportExportKeepsStrings, over the bundled modules.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = sb.convert_module((examples / name).read_text(), to="hlo")
+        again = sb.convert_module(sb.convert_module(first, to="sdy"), to="hlo")
+    rows = [r["hlo"] for r in sb.list_shardings(first)]
+    assert rows and rows == [r["hlo"] for r in sb.list_shardings(again)]
