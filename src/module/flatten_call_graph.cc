@@ -26,6 +26,8 @@
 //   module, the callees' clones before their caller's;
 // - a call of a function the module does not define is upstream's fatal
 //   "Failed to lookup function: NAME", an error at the call here.
+// Beyond upstream, the clones are bounded (kMinCloneBudget below): an error
+// says so rather than exhausting memory.
 // See docs/module.md "Import".
 #include <algorithm>
 #include <deque>
@@ -46,6 +48,10 @@ constexpr std::string_view kOriginal = "sdy.original_func_name";
 // Clones of clones nest no deeper than the call graph; a cycle (recursion,
 // which MLIR's func dialect allows) stops here rather than looping.
 constexpr int kMaxCloneDepth = 128;
+// Clones can grow exponentially (a function calling another twice, nested);
+// beyond this many bytes of cloned functions (or 8x the input, if larger)
+// the pass stops with an error rather than exhausting memory.
+constexpr size_t kMinCloneBudget = size_t{16} << 20;
 
 bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.call"; }
 
@@ -160,6 +166,12 @@ class CallGraphFlattener {
                        tree_.ops[at].whole.begin);
     Fn c = fns_[source];
     c.clone = true;
+    cloned_ += tree_.ops[c.op].whole.size();
+    if (cloned_ > std::max(kMinCloneBudget, 8 * t_.size()))
+      return makeError(ErrorCode::kUnsupported,
+                       "flattening the call graph would clone more than " +
+                           std::to_string(std::max(kMinCloneBudget, 8 * t_.size())) + " bytes of functions",
+                       tree_.ops[at].whole.begin);
     for (auto& [call, name] : c.callee) {
       SB_ASSIGN_OR_RETURN(std::string cloned, cloneByName(name, call, depth + 1));
       name = cloned;
@@ -248,6 +260,7 @@ class CallGraphFlattener {
   std::set<std::string> used_;
   std::vector<int> order_;  // clones, in insertion order
   int counter_ = 0;
+  size_t cloned_ = 0;  // bytes of function text cloned so far
 };
 
 }  // namespace
