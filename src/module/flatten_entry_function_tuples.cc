@@ -142,6 +142,7 @@ class EntryFlattener {
       leaves.push_back(leaf);
       parts.push_back(leaf);
     }
+    argTuples_[name].elements = parts;
     defs.push_back(parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + oneLine(type)
                                  : name + " = stablehlo.tuple " + join(parts) + " : " + oneLine(type));
     return okStatus();
@@ -264,13 +265,6 @@ class EntryFlattener {
       lines.pop_back();
       at.lines = std::move(lines);
       at.self = def;
-      // The element values of the outer tuple, read from its definition.
-      size_t eq = def.find(" = stablehlo.tuple ");
-      if (eq != std::string::npos) {
-        std::string list = def.substr(eq + 19, def.rfind(" : ") - eq - 19);
-        for (const std::string& v : splitTypeList(list)) at.elements.push_back(v);
-      }
-      for (const std::string& l : at.lines) innerElements(l);
       at.usedElsewhere = false;
       for (int o : ops)
         if (o != ret)
@@ -289,15 +283,20 @@ class EntryFlattener {
     SB_TRY(returnLeaves(f, std::move(items), returned, returnedTypes, before, retOp.whole.begin));
 
     // The tuples that rebuild the arguments, at the top of the body.
+    // They go before the first op's line (which may be erased below, when it
+    // is a tuple only the return read), each on a line of its own.
     int first = body.blocks.front().ops.empty() ? ret : body.blocks.front().ops.front();
-    size_t top = tree_.ops[first].whole.begin;
+    const OpNode& firstOp = tree_.ops[first];
+    bool ownLine = firstOp.line.begin < firstOp.whole.begin;
+    std::string indent(module_lex::indentationAt(t_, firstOp.whole.begin));
     for (const ValueDef& arg : fn.funcArgs) {
       auto it = argTuples_.find(std::string(arg.name.in(t_)));
       if (it == argTuples_.end() || !it->second.usedElsewhere) continue;
-      for (const std::string& l : it->second.lines) defs += l + lineBreakAt(top);
-      defs += it->second.self + lineBreakAt(top);
+      std::vector<std::string> lines = it->second.lines;
+      lines.push_back(it->second.self);
+      for (const std::string& l : lines) defs += ownLine ? indent + l + "\n" : l + lineBreakAt(firstOp.whole.begin);
     }
-    if (!defs.empty()) ctx_.rw.insert(top, defs);
+    if (!defs.empty()) ctx_.rw.insert(ownLine ? firstOp.line.begin : firstOp.whole.begin, defs);
 
     // The signature: arguments, then results.
     if (anyArg) {
@@ -336,15 +335,6 @@ class EntryFlattener {
     }
     eraseDeadTuples(ret, ops);
     return okStatus();
-  }
-
-  // Records the element values of an inner argument tuple's definition line.
-  void innerElements(const std::string& line) {
-    size_t eq = line.find(" = stablehlo.tuple ");
-    if (eq == std::string::npos) return;
-    ArgTuple& inner = argTuples_[line.substr(0, eq)];
-    std::string list = line.substr(eq + 19, line.rfind(" : ") - eq - 19);
-    for (const std::string& v : splitTypeList(list)) inner.elements.push_back(v);
   }
 
   Status leafTypes(const std::string& type, int depth, std::vector<std::string>& out) const {

@@ -435,3 +435,21 @@ func.func @main() -> (tensor<2xf32>, tuple<tensor<2xf32>, tensor<2xf32>> {mhlo.s
   %1 = stablehlo.tuple %0, %0 : tuple<tensor<2xf32>, tensor<2xf32>>
   return %0, %1 : tensor<2xf32>, tuple<tensor<2xf32>, tensor<2xf32>>
 }
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir, the @main case returning `tuple<>`: an empty tuple
+// result leaves no result (the arrow goes, the return has no operand) and the empty tuple that only
+// the return read goes; an empty tuple argument leaves no argument, and what read it reads an
+// empty stablehlo.tuple, placed before the first op's line even when that line goes.
+// CHECK: func.func @main(%arg1: tensor<2xf32>) {
+// CHECK:   %arg0 = "stablehlo.tuple"() : () -> tuple<>
+// CHECK:   "test.use"(%arg0) : (tuple<>) -> ()
+// CHECK:   func.return
+// CHECK: }
+func.func @main(%arg0: tuple<>, %arg1: tensor<2xf32>) -> tuple<> {
+  %0 = "stablehlo.tuple"() {xla_shape = "()"} : () -> tuple<>
+  "test.use"(%arg0) : (tuple<>) -> ()
+  func.return %0 : tuple<>
+}
