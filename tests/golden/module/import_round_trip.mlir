@@ -862,3 +862,94 @@ func.func private @f14(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {pad = 
 func.func private @f15(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {pad = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"} {
   return %arg0 : tensor<2xf32>
 }
+// -----
+// CMD: convert
+// ARGS: --pass sdy-flatten-call-graph{manual-computation-bodies-only=true} --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// sdy_round_trip_shard_map_import.mlir @non_flat_manual_and_non_manual_interleaved (run there after
+// the pin's test flattening): @scale holds a manual computation of its own and is called by a body
+// called twice and twice from @main. The calls are visited callee first: @scale's body keeps its
+// name but calls a clone of @leaf (@leaf_0); the first call of the outer body clones @scale for it
+// (@scale_3, with @leaf_0_1), the second clones the body, and so @scale_3 again (@scale_3_6, with
+// @leaf_0_1_4) -- the names the pin's test checks. @main's own calls keep @scale.
+// CHECK: sdy.mesh @mesh = <["p"=2, "q"=2, "r"=2]>
+// CHECK: func.func @main(%arg0: tensor<16x2xf32>, %arg1: tensor<8x2xf32>) -> (tensor<16x2xf32>, tensor<8x2xf32>) {
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"p"}, {}]>] out_shardings=[<@mesh, [{"p"}, {}]>] manual_axes={"p"} (%arg0_0: tensor<8x2xf32>) {
+// CHECK:     %0_0 = call @scale_3(%arg0_0) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK:     sdy.return %0_0 : tensor<8x2xf32>
+// CHECK:   } : (tensor<16x2xf32>) -> tensor<16x2xf32>
+// CHECK:   %5 = sdy.manual_computation(%2) in_shardings=[<@mesh, [{"q"}, {}]>] out_shardings=[<@mesh, [{"q"}, {}]>] manual_axes={"q"} (%arg0_1: tensor<8x2xf32>) {
+// CHECK:     %0_1 = call @scale_3_6(%arg0_1) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK:     sdy.return %0_1 : tensor<8x2xf32>
+// CHECK:   } : (tensor<16x2xf32>) -> tensor<16x2xf32>
+// CHECK:   %6 = call @scale(%arg1) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK:   %7 = call @scale(%6) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK:   return %5, %7 : tensor<16x2xf32>, tensor<8x2xf32>
+// CHECK: }
+// CHECK: func.func private @scale(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> {
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_2: tensor<4x2xf32>) {
+// CHECK:     %0_2 = call @leaf_0(%arg0_2) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:     sdy.return %0_2 : tensor<4x2xf32>
+// CHECK:   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK:   return %2 : tensor<8x2xf32>
+// CHECK: }
+// CHECK: func.func private @leaf(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+// CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
+// CHECK:   return %0 : tensor<4x2xf32>
+// CHECK: }
+// CHECK: func.func private @leaf_0(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.original_func_name = "leaf"} {
+// CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
+// CHECK:   return %0 : tensor<4x2xf32>
+// CHECK: }
+// CHECK: func.func private @leaf_0_1(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.original_func_name = "leaf"} {
+// CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
+// CHECK:   return %0 : tensor<4x2xf32>
+// CHECK: }
+// CHECK: func.func private @scale_3(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.original_func_name = "scale"} {
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_3: tensor<4x2xf32>) {
+// CHECK:     %0_3 = call @leaf_0_1(%arg0_3) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:     sdy.return %0_3 : tensor<4x2xf32>
+// CHECK:   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK:   return %2 : tensor<8x2xf32>
+// CHECK: }
+// CHECK: func.func private @leaf_0_1_4(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.original_func_name = "leaf"} {
+// CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
+// CHECK:   return %0 : tensor<4x2xf32>
+// CHECK: }
+// CHECK: func.func private @scale_3_6(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.original_func_name = "scale"} {
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_4: tensor<4x2xf32>) {
+// CHECK:     %0_4 = call @leaf_0_1_4(%arg0_4) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:     sdy.return %0_4 : tensor<4x2xf32>
+// CHECK:   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+// CHECK:   return %2 : tensor<8x2xf32>
+// CHECK: }
+sdy.mesh @mesh = <["p"=2, "q"=2, "r"=2]>
+func.func @main(%arg0: tensor<16x2xf32>, %arg1: tensor<8x2xf32>) -> (tensor<16x2xf32>, tensor<8x2xf32>) {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22p\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22p\22}>"}} : (tensor<16x2xf32>) -> tensor<8x2xf32>
+  %1 = call @xla.sdy.manual_computation_body_7(%0) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22p\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22p\22}, {}]>]>"}} : (tensor<8x2xf32>) -> tensor<16x2xf32>
+  %3 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%2) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22q\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22q\22}>"}} : (tensor<16x2xf32>) -> tensor<8x2xf32>
+  %4 = call @xla.sdy.manual_computation_body_7(%3) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  %5 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%4) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22q\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22q\22}, {}]>]>"}} : (tensor<8x2xf32>) -> tensor<16x2xf32>
+  %6 = call @scale(%arg1) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  %7 = call @scale(%6) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  return %5, %7 : tensor<16x2xf32>, tensor<8x2xf32>
+}
+func.func private @xla.sdy.manual_computation_body_7(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %0 = call @scale(%arg0) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  return %0 : tensor<8x2xf32>
+}
+func.func private @scale(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22r\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22r\22}>"}} : (tensor<8x2xf32>) -> tensor<4x2xf32>
+  %1 = call @xla.sdy.manual_computation_body_8(%0) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22r\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22r\22}, {}]>]>"}} : (tensor<4x2xf32>) -> tensor<8x2xf32>
+  return %2 : tensor<8x2xf32>
+}
+func.func private @xla.sdy.manual_computation_body_8(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %0 = call @leaf(%arg0) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+func.func private @leaf(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
