@@ -19,10 +19,10 @@
 // call's results, else by `stablehlo.get_tuple_element` ops inserted before
 // the call. A single tuple-typed result becomes one result per leaf; its
 // get_tuple_element chains read the leaves and go, and any other use reads a
-// `stablehlo.tuple` rebuilt after the call. Not done: a call that already
-// carries `sdy.sharding` (its per-value list would no longer match), the
-// entry function's tuple arguments and results, the pass's while-loop and
-// reshape canonicalisations. See docs/module.md "Import".
+// `stablehlo.tuple` rebuilt after the call. The call keeps its attributes; one
+// whose `sdy.sharding` does not list one sharding per flat result is left as
+// it is. Not done here: the pass's while-loop and reshape canonicalisations.
+// See docs/module.md "Import".
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -130,6 +130,30 @@ int gteIndex(std::string_view t, const OpNode& op) {
   return std::stoi(std::string(n));
 }
 
+// The number of shardings in `#sdy.sharding_per_value<[<...>, ...]>`, or -1.
+long perValueCount(std::string_view v) {
+  size_t open = v.find("<[");
+  if (!v.starts_with("#sdy.sharding_per_value") || open == std::string_view::npos) return -1;
+  long n = 0;
+  int depth = 0;
+  bool quoted = false;
+  for (size_t i = open + 2; i < v.size(); ++i) {
+    char ch = v[i];
+    if (quoted) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') quoted = false;
+      continue;
+    }
+    if (ch == '"') quoted = true;
+    else if (ch == '<' || ch == '[' || ch == '{' || ch == '(') {
+      if (depth++ == 0 && ch == '<') ++n;
+    } else if (ch == '>' || ch == ']' || ch == '}' || ch == ')') {
+      if (depth-- == 0) return ch == ']' ? n : -1;
+    }
+  }
+  return -1;
+}
+
 // One function's ops and who reads each value name.
 struct FuncScope {
   std::vector<int> ops;
@@ -194,7 +218,7 @@ class Flattener {
   void collect() {
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
-      if (op.name != "stablehlo.custom_call" || op.dict.find("sdy.sharding")) continue;
+      if (op.name != "stablehlo.custom_call") continue;
       std::string_view sig = op.signature.in(t_);
       if (sig.find("tuple<") == std::string_view::npos && sig.find('!') == std::string_view::npos) continue;
       int func = tree_.enclosingFunc(i);
@@ -219,6 +243,13 @@ class Flattener {
         }
       }
       if (!ok || !any) continue;
+      // The call keeps its attributes, as upstream's FlattenCustomCallOp
+      // does; a sharding must then fit the flat results (one per leaf, as
+      // xla-sdy-import-shardings writes it for a tuple result).
+      if (const AttrEntry* sh = op.dict.find("sdy.sharding")) {
+        size_t results = c.result ? c.result->leaves : types.results.size();
+        if (perValueCount(sh->value.in(t_)) != static_cast<long>(results)) continue;
+      }
       rewritten_.insert(i);
       calls_.push_back(std::move(c));
     }

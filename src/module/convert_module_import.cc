@@ -209,6 +209,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
     key.assign(std::to_string(index));
     key += perValue ? 'v' : 's';
     key += vd.typesKnown ? 'k' : 'u';
+    key += vd.opName == "stablehlo.custom_call" ? 'c' : 'o';
     for (const Span& sp : vd.types) {
       key += sp.in(t_);
       key += '\x1f';
@@ -224,7 +225,20 @@ class ImportRewrite : public module_detail::ScanVisitor {
       if (type.kind == MlirType::Kind::kUnrankedTensor) return convert::ownRank(leaf);
       return 0;
     };
-    if (!perValue) {
+    // A custom call's single tuple-typed result with a tuple sharding of as
+    // many leaves: one sharding per leaf. Upstream's import pairs a tuple
+    // sharding's elements with the op's results; the tuple result becomes
+    // one result per leaf in stablehlo-ext-canonicalize-from-hlo-import,
+    // which keeps the sharding (docs/module.md "Import").
+    std::vector<const MlirType*> tupleLeaves;
+    if (perValue && s.isTuple() && types && types->size() == 1 && (*types)[0].kind == MlirType::Kind::kTuple &&
+        vd.opName == "stablehlo.custom_call") {
+      flattenTuple((*types)[0], tupleLeaves);
+      if (tupleLeaves.size() != leaves.size()) tupleLeaves.clear();
+    }
+    if (!tupleLeaves.empty()) {
+      for (size_t i = 0; i < leaves.size(); ++i) ranks.push_back(rankOf(*tupleLeaves[i], *leaves[i]));
+    } else if (!perValue) {
       // An empty tuple has no leaf: convertToSdySharding rejects the tuple.
       const hlo::HloSharding& first = leaves.empty() ? s : *leaves[0];
       ranks.push_back(types && types->size() == 1 ? rankOf((*types)[0], first) : convert::ownRank(first));
@@ -252,6 +266,15 @@ class ImportRewrite : public module_detail::ScanVisitor {
       printed = sdy::printTensorSharding(*r);
     }
     return &cache_.emplace(key, std::move(printed)).first->second;
+  }
+
+  // The leaves of a tuple type, depth first (nesting is bounded by parseMlirType).
+  static void flattenTuple(const MlirType& type, std::vector<const MlirType*>& out) {
+    if (type.kind != MlirType::Kind::kTuple) {
+      out.push_back(&type);
+      return;
+    }
+    for (const MlirType& e : type.elements) flattenTuple(e, out);
   }
 
   static Error located(Error e, const TextOrigin& origin) {

@@ -55,7 +55,11 @@ Status runOpenWhileFreeVars(PassContext&);            // xla-sdy-open-while-free
 Status runRoundTripImportShardyAttrs(PassContext&);   // xla-sdy-round-trip-import-shardy-attrs
 Status runRoundTripShardMapImport(PassContext&);      // xla-sdy-round-trip-shard-map-import
 Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-trip-shard-map-import
-Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-canonicalize-from-hlo-import (tuples)
+// stablehlo-ext-canonicalize-from-hlo-import is a pipeline of its parts:
+Status runFlattenEntryFunctionTuples(PassContext&);   // stablehlo-ext-flatten-entry-function-tuples
+Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-flatten-custom-call-tuples
+Status runFlattenCallGraph(PassContext&);             // sdy-flatten-call-graph (flatten_call_graph.cc)
+Status runUnflattenCallGraph(PassContext&);           // sdy-unflatten-call-graph (unflatten_call_graph.cc)
 
 // The indentation of the ops of module `module` (-1: the implicit top-level
 // module): that of its first op, else two blanks (none at top level).

@@ -30,6 +30,8 @@ const std::vector<std::string_view> kNeedsManual = {"sdy.manual_computation"};
 const std::vector<std::string_view> kNeedsReduction = {"unreduced", "sdy.reduce_scatter"};
 const std::vector<std::string_view> kNeedsCallback = {"_callback"};
 const std::vector<std::string_view> kNeedsPrivate = {"private"};
+const std::vector<std::string_view> kNeedsCall = {"call @", "func.call\""};
+const std::vector<std::string_view> kNeedsOriginal = {"sdy.original_func_name", "sdy.func_manual_axes"};
 
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
                           std::string onlyDefault = {}) {
@@ -90,28 +92,41 @@ const PassOptionInfo kV3Import = flagOption(
     "the module's shardings are V3 (NamedSharding) mhlo.sharding strings, read on their own meshes (then lifted "
     "and deduplicated)");
 
+const PassOptionInfo kBodiesOnly = flagOption(
+    "manual-computation-bodies-only",
+    "shardbridge's own: only calls of functions named *xla.sdy.manual_computation_body* are flattened, the "
+    "predicate the pinned round-trip import passes (upstream isManualComputation)");
+
 const PassOptionInfo kOpShardings = flagOption(
     "import-op-shardings",
     "shardbridge's own: keep the xla.sdy.sharding of every op whose result types it fits (upstream keeps "
     "only those of @Sharding, callbacks, send, recv and after_all); convert --to sdy sets it");
 
+// stablehlo-ext-canonicalize-from-hlo-import's parts that are done, in its order
+// (the entry function's tuples, then the greedy patterns).
+const std::vector<std::string> kCanonicalizeFromHloImportSteps = {"stablehlo-ext-flatten-entry-function-tuples",
+                                                                  "stablehlo-ext-flatten-custom-call-tuples"};
+
 // The round-trip import's steps (upstream sdy_round_trip/pipelines.cc,
 // addSdyRoundTripImportPipeline). `if:OPT|OPT2:` runs a step only when one of
-// the pipeline options is true. Not run: stablehlo-ext's prepare-for-HLO-export
-// (canonicalize-from-HLO-import is only its tuple flattening), Shardy's
-// flatten / unflatten call graph and MLIR's canonicalize (docs/module.md "Import").
+// the pipeline options is true. Not run: stablehlo-ext's prepare-for-HLO-export,
+// the while-loop and reshape patterns of canonicalize-from-HLO-import, and
+// MLIR's canonicalize (docs/module.md "Import").
 std::vector<std::string> roundTripImportSteps() {
-  return {"symbol-dce",
-          "if:enable-constant-import:xla-sdy-import-constants",
-          "stablehlo-ext-canonicalize-from-hlo-import",
-          "xla-sdy-round-trip-import-shardy-attrs",
+  std::vector<std::string> steps = {"symbol-dce", "if:enable-constant-import:xla-sdy-import-constants"};
+  steps.insert(steps.end(), kCanonicalizeFromHloImportSteps.begin(), kCanonicalizeFromHloImportSteps.end());
+  for (const char* s : {"xla-sdy-round-trip-import-shardy-attrs",
+          "sdy-flatten-call-graph{manual-computation-bodies-only=true}",
           "symbol-dce",
           "xla-sdy-round-trip-shard-map-import",
+          "sdy-unflatten-call-graph",
           "symbol-dce",
           "xla-sdy-import-sdy-custom-calls",
           "xla-sdy-open-while-free-vars-sharding",
           "if:enable-hlo-sharding-v3|lift-and-dedup-meshes:sdy-lift-inlined-meshes",
-          "if:enable-hlo-sharding-v3|lift-and-dedup-meshes:xla-sdy-round-trip-dedup-meshes"};
+          "if:enable-hlo-sharding-v3|lift-and-dedup-meshes:xla-sdy-round-trip-dedup-meshes"})
+    steps.push_back(s);
+  return steps;
 }
 
 const std::vector<PassDef>& registry() {
@@ -175,12 +190,42 @@ const std::vector<PassDef>& registry() {
                    steps});
     }
     d.push_back({{"stablehlo-ext-canonicalize-from-hlo-import",
-                  "only its tuple flattening: a custom call's stablehlo.tuple operands and get_tuple_element'd "
-                  "tuple result become flat values",
+                  "its tuple flattening: @main's tuple arguments and results, and a custom call's tuple operands "
+                  "and result, become flat values",
+                  true,
+                  {}},
+                 nullptr,
+                 kCanonicalizeFromHloImportSteps});
+    d.push_back({{"stablehlo-ext-flatten-entry-function-tuples",
+                  "shardbridge's name for a part of stablehlo-ext-canonicalize-from-hlo-import: @main's tuple "
+                  "arguments and results become one per leaf",
+                  false,
+                  {}},
+                 runFlattenEntryFunctionTuples,
+                 {}});
+    d.push_back({{"stablehlo-ext-flatten-custom-call-tuples",
+                  "shardbridge's name for a part of stablehlo-ext-canonicalize-from-hlo-import: a custom call's "
+                  "stablehlo.tuple operands and get_tuple_element'd tuple result become flat values",
                   false,
                   {}},
                  runCanonicalizeFromHloImport,
                  {}});
+    d.push_back({{"sdy-flatten-call-graph",
+                  "a function called from a second call site is cloned (with what it calls), so that each call "
+                  "has its own callee",
+                  false,
+                  {kBodiesOnly}},
+                 runFlattenCallGraph,
+                 {},
+                 kNeedsCall});
+    d.push_back({{"sdy-unflatten-call-graph",
+                  "functions of the same sdy.original_func_name, manual axes and shardings merge back into the "
+                  "first one called",
+                  false,
+                  {}},
+                 runUnflattenCallGraph,
+                 {},
+                 kNeedsOriginal});
     d.push_back({{"xla-sdy-import-constants", "stablehlo.constant -> sdy.constant inside functions", false, {}},
                  runImportConstants,
                  {}});

@@ -336,3 +336,120 @@ func.func @f(%arg0: tensor<2xf32>) -> (tuple<>, tuple<tensor<2xf32>>) {
   %1 = stablehlo.custom_call @h(%arg0) : (tensor<2xf32>) -> tuple<tensor<2xf32>>
   return %0, %1 : tuple<>, tuple<tensor<2xf32>>
 }
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// import_shardings.mlir @multi_result_op (a tuple mhlo.sharding gives one sharding per result) and
+// stablehlo_import_pipeline.mlir @custom_call_with_tuple_operand_result (the tuple flattening of
+// canonicalize-from-hlo-import): a custom call whose single result is a tuple gets one sharding per
+// leaf from its tuple sharding, which the call keeps once its tuple operand and result are flat.
+// CHECK: sdy.mesh @mesh = <["_axis_0"=4]>
+// CHECK: func.func @main(%arg0: tensor<16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}, {}]>}) -> (tensor<16x4xf32>, tensor<2xi32>) {
+// CHECK:   %1:2 = stablehlo.custom_call @topk_like(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0"}, {}]>, <@mesh, [{}]>]>} : (tensor<16x4xf32>) -> (tensor<16x4xf32>, tensor<2xi32>)
+// CHECK:   return %1#0, %1#1 : tensor<16x4xf32>, tensor<2xi32>
+// CHECK: }
+func.func @main(%arg0: tensor<16x4xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) -> (tensor<16x4xf32>, tensor<2xi32>) {
+  %0 = stablehlo.tuple %arg0 : tuple<tensor<16x4xf32>>
+  %1 = stablehlo.custom_call @topk_like(%0) {mhlo.sharding = "{{devices=[4,1]<=[4]}, {replicated}}"} : (tuple<tensor<16x4xf32>>) -> tuple<tensor<16x4xf32>, tensor<2xi32>>
+  %2 = stablehlo.get_tuple_element %1[0] : (tuple<tensor<16x4xf32>, tensor<2xi32>>) -> tensor<16x4xf32>
+  %3 = stablehlo.get_tuple_element %1[1] : (tuple<tensor<16x4xf32>, tensor<2xi32>>) -> tensor<2xi32>
+  return %2, %3 : tensor<16x4xf32>, tensor<2xi32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// stablehlo_import.cc importShardings pairs a tuple sharding's elements with the op's results: any op
+// other than a custom call (which canonicalize-from-hlo-import flattens) with a single tuple-typed
+// result and a two-element tuple sharding has too few results for it: an error at the string.
+// expected-error {{sharding has 2 leaves but 1 ranks were given}}
+// expected-error-at {{2:54}}
+func.func @main(%arg0: tensor<16x4xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}, %arg1: tensor<2xi32>) -> tuple<tensor<16x4xf32>, tensor<2xi32>> {
+  %0 = stablehlo.tuple %arg0, %arg1 {mhlo.sharding = "{{devices=[4,1]<=[4]}, {replicated}}"} : tuple<tensor<16x4xf32>, tensor<2xi32>>
+  return %0 : tuple<tensor<16x4xf32>, tensor<2xi32>>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.cpp expandTupledTensorInReturnOp (lit test
+// stablehlo_canonicalize_from_hlo_import.mlir, the @main cases): @main's nested tuple argument becomes
+// one argument per leaf, and what read it reads a stablehlo.tuple of them (inner first); the
+// returned tuple is replaced by the operands of the stablehlo.tuple building it, which goes.
+// CHECK: func.func @main(%arg0_0: tensor<8xf32>, %arg0_1: tensor<4xbf16>, %arg0_2: tensor<i32>, %arg1: tensor<2xf32>) -> (tensor<8xf32>, tensor<2xf32>, tensor<i32>) {
+// CHECK:   %arg0_tuple = stablehlo.tuple %arg0_1, %arg0_2 : tuple<tensor<4xbf16>, tensor<i32>>
+// CHECK:   %arg0 = stablehlo.tuple %arg0_0, %arg0_tuple : tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>
+// CHECK:   %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>) -> tensor<8xf32>
+// CHECK:   %1 = stablehlo.get_tuple_element %arg0[1] : (tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>) -> tuple<tensor<4xbf16>, tensor<i32>>
+// CHECK:   %2 = stablehlo.get_tuple_element %1[1] : (tuple<tensor<4xbf16>, tensor<i32>>) -> tensor<i32>
+// CHECK:   return %0, %arg1, %2 : tensor<8xf32>, tensor<2xf32>, tensor<i32>
+// CHECK: }
+func.func @main(%arg0: tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>, %arg1: tensor<2xf32>) -> (tuple<tensor<8xf32>, tensor<2xf32>>, tensor<i32>) {
+  %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>) -> tensor<8xf32>
+  %1 = stablehlo.get_tuple_element %arg0[1] : (tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>) -> tuple<tensor<4xbf16>, tensor<i32>>
+  %2 = stablehlo.get_tuple_element %1[1] : (tuple<tensor<4xbf16>, tensor<i32>>) -> tensor<i32>
+  %3 = stablehlo.tuple %0, %arg1 : tuple<tensor<8xf32>, tensor<2xf32>>
+  return %3, %2 : tuple<tensor<8xf32>, tensor<2xf32>>, tensor<i32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir, the @main case with a doubly nested tuple argument
+// and result: a result no stablehlo.tuple builds is read by get_tuple_elements before the return,
+// one tuple level at a time (as upstream's loop makes them); a returned tuple argument is its
+// leaves. The new arguments have no attributes, so the tuple argument's sharding goes (warned); a
+// function other than @main keeps its tuples.
+// STDERR: <input>:1:95: warning: the sharding of tuple argument %arg1 of @main is dropped: its leaves become arguments without attributes, as upstream's canonicalize-from-HLO-import makes them
+// CHECK: func.func @main(%arg0_0: tensor<3xi8>, %arg1_0: tensor<5xf32>, %arg1_1: tensor<5xf32>) -> (tensor<3xf32>, tensor<i1>, tensor<5xf32>, tensor<5xf32>) {
+// CHECK:   %arg0_tuple = stablehlo.tuple %arg0_0 : tuple<tensor<3xi8>>
+// CHECK:   %arg0 = stablehlo.tuple %arg0_tuple : tuple<tuple<tensor<3xi8>>>
+// CHECK:   %0 = "test.producer"(%arg0) : (tuple<tuple<tensor<3xi8>>>) -> tuple<tuple<tensor<3xf32>>, tensor<i1>>
+// CHECK:   %0_0 = stablehlo.get_tuple_element %0[0] : (tuple<tuple<tensor<3xf32>>, tensor<i1>>) -> tuple<tensor<3xf32>>
+// CHECK:   %0_1 = stablehlo.get_tuple_element %0[1] : (tuple<tuple<tensor<3xf32>>, tensor<i1>>) -> tensor<i1>
+// CHECK:   %0_0_0 = stablehlo.get_tuple_element %0_0[0] : (tuple<tensor<3xf32>>) -> tensor<3xf32>
+// CHECK:   return %0_0_0, %0_1, %arg1_0, %arg1_1 : tensor<3xf32>, tensor<i1>, tensor<5xf32>, tensor<5xf32>
+// CHECK: }
+// CHECK: func.func @helper(%arg0: tuple<tensor<5xf32>>) -> tuple<tensor<5xf32>> {
+// CHECK:   return %arg0 : tuple<tensor<5xf32>>
+// CHECK: }
+func.func @main(%arg0: tuple<tuple<tensor<3xi8>>>, %arg1: tuple<tensor<5xf32>, tensor<5xf32>> {mhlo.sharding = "{{replicated}, {replicated}}"}) -> (tuple<tuple<tensor<3xf32>>, tensor<i1>>, tuple<tensor<5xf32>, tensor<5xf32>>) {
+  %0 = "test.producer"(%arg0) : (tuple<tuple<tensor<3xi8>>>) -> tuple<tuple<tensor<3xf32>>, tensor<i1>>
+  return %0, %arg1 : tuple<tuple<tensor<3xf32>>, tensor<i1>>, tuple<tensor<5xf32>, tensor<5xf32>>
+}
+func.func @helper(%arg0: tuple<tensor<5xf32>>) -> tuple<tensor<5xf32>> {
+  return %arg0 : tuple<tensor<5xf32>>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// expandTupledTensorInReturnOp changes only @main's result types (func.setType), so with result
+// attributes and a tuple result the attribute array no longer matches the results: MLIR's verifier
+// message, at the signature.
+// expected-error {{'func.func' op expects result attribute array to have the same number of elements as the number of function results, got 2, but expected 3}}
+// expected-error-at {{1:16}}
+func.func @main() -> (tensor<2xf32>, tuple<tensor<2xf32>, tensor<2xf32>> {mhlo.sharding = "{{replicated}, {replicated}}"}) {
+  %0 = "test.producer"() : () -> tensor<2xf32>
+  %1 = stablehlo.tuple %0, %0 : tuple<tensor<2xf32>, tensor<2xf32>>
+  return %0, %1 : tensor<2xf32>, tuple<tensor<2xf32>, tensor<2xf32>>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir, the @main case returning `tuple<>`: an empty tuple
+// result leaves no result (the arrow goes, the return has no operand) and the empty tuple that only
+// the return read goes; an empty tuple argument leaves no argument, and what read it reads an
+// empty stablehlo.tuple, placed before the first op's line even when that line goes.
+// CHECK: func.func @main(%arg1: tensor<2xf32>) {
+// CHECK:   %arg0 = "stablehlo.tuple"() : () -> tuple<>
+// CHECK:   "test.use"(%arg0) : (tuple<>) -> ()
+// CHECK:   func.return
+// CHECK: }
+func.func @main(%arg0: tuple<>, %arg1: tensor<2xf32>) -> tuple<> {
+  %0 = "stablehlo.tuple"() {xla_shape = "()"} : () -> tuple<>
+  "test.use"(%arg0) : (tuple<>) -> ()
+  func.return %0 : tuple<>
+}
