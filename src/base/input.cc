@@ -14,19 +14,13 @@ namespace {
 
 std::array<bool, 3> gClosedAtStart{false, false, false};
 
-std::string quoted(std::string_view name) {
-  // "<stdin>" and "<input>" are not paths; they read better unquoted.
-  if (!name.empty() && name.front() == '<') return std::string(name);
-  return "'" + escapeBytes(name) + "'";
-}
-
 Error ioError(const char* verb, std::string_view name, int err) {
-  return makeError(ErrorCode::kIo, std::string("cannot ") + verb + " " + quoted(name) + ": " +
+  return makeError(ErrorCode::kIo, std::string("cannot ") + verb + " " + quotedName(name) + ": " +
                                        std::strerror(err));
 }
 
 Error tooLarge(std::string_view name, size_t limit) {
-  return makeError(ErrorCode::kIo, quoted(name) + " is larger than " + std::to_string(limit) +
+  return makeError(ErrorCode::kIo, quotedName(name) + " is larger than " + std::to_string(limit) +
                                        " bytes, the input limit");
 }
 
@@ -92,6 +86,12 @@ size_t firstInvalidUtf8(std::string_view text) {
 
 bool isBlank(std::string_view text) {
   return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+std::string quotedName(std::string_view name) {
+  // "<stdin>" and "<input>" are not paths; they read better unquoted.
+  if (!name.empty() && name.front() == '<') return std::string(name);
+  return "'" + escapeBytes(name) + "'";
 }
 
 std::string escapeBytes(std::string_view bytes) {

@@ -1,30 +1,11 @@
 #include "shardbridge/base/json_writer.h"
 
+#include "shardbridge/base/input.h"
+
 #include <cstdio>
 #include <string>
 
 namespace shardbridge {
-namespace {
-
-// Length of the UTF-8 sequence starting at s[i], or 0 when it is not a
-// valid, shortest-form sequence.
-size_t utf8Length(std::string_view s, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = byte(i);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  }
-  if (n == 2 && c < 0xC2) return 0;                                    // overlong
-  if (n == 3 && c == 0xE0 && byte(i + 1) < 0xA0) return 0;             // overlong
-  if (n == 3 && c == 0xED && byte(i + 1) >= 0xA0) return 0;            // surrogate
-  if (n == 4 && c == 0xF0 && byte(i + 1) < 0x90) return 0;             // overlong
-  if (n == 4 && (c > 0xF4 || (c == 0xF4 && byte(i + 1) >= 0x90))) return 0;  // > U+10FFFF
-  return n;
-}
-
-}  // namespace
 
 std::string JsonWriter::quote(std::string_view s) {
   std::string out;
@@ -47,7 +28,7 @@ std::string JsonWriter::quote(std::string_view s) {
       ++i;
       continue;
     }
-    size_t n = utf8Length(s, i);
+    size_t n = validUtf8Length(s.substr(i));
     if (n == 0) {
       out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not UTF-8
       ++i;

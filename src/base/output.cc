@@ -17,11 +17,6 @@
 namespace shardbridge {
 namespace {
 
-std::string quoted(std::string_view name) {
-  if (!name.empty() && name.front() == '<') return std::string(name);
-  return "'" + escapeBytes(name) + "'";
-}
-
 Error ioError(std::string_view what, int err) {
   return makeError(ErrorCode::kIo, std::string(what) + ": " + std::strerror(err));
 }
@@ -99,30 +94,30 @@ Result<std::string> followLinks(const std::string& path) {
     struct stat st;
     if (::lstat(p.c_str(), &st) != 0) {
       if (errno == ENOENT) return p;
-      return ioError("cannot write " + quoted(path), errno);
+      return ioError("cannot write " + quotedName(path), errno);
     }
     if (!S_ISLNK(st.st_mode)) return p;
     char target[PATH_MAX];
     ssize_t n = ::readlink(p.c_str(), target, sizeof target);
-    if (n < 0) return ioError("cannot write " + quoted(path), errno);
+    if (n < 0) return ioError("cannot write " + quotedName(path), errno);
     if (static_cast<size_t>(n) >= sizeof target) {
-      return ioError("cannot write " + quoted(path), ENAMETOOLONG);
+      return ioError("cannot write " + quotedName(path), ENAMETOOLONG);
     }
     std::string next(target, static_cast<size_t>(n));
     p = next.front() == '/' ? next : dirOf(p) + "/" + next;
   }
-  return ioError("cannot write " + quoted(path), ELOOP);
+  return ioError("cannot write " + quotedName(path), ELOOP);
 }
 
 Status closeChecked(int fd, std::string_view name) {
-  if (::close(fd) != 0 && errno != EINTR) return ioError("cannot write " + quoted(name), errno);
+  if (::close(fd) != 0 && errno != EINTR) return ioError("cannot write " + quotedName(name), errno);
   return okStatus();
 }
 
 // A FIFO, device or other non-regular file: opened and written in place.
 Status writeInPlace(const std::string& target, const std::string& shown, std::string_view data) {
   int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return ioError("cannot write " + quoted(shown), errno);
+  if (fd < 0) return ioError("cannot write " + quotedName(shown), errno);
   Status written = writeAll(fd, data, shown);
   Status closed = closeChecked(fd, shown);
   return written ? closed : written;
@@ -132,19 +127,19 @@ Status writeInPlace(const std::string& target, const std::string& shown, std::st
 Status writeLinkedFile(const std::string& target, const std::string& shown, std::string_view data,
                        nlink_t links) {
   int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return ioError("cannot write " + quoted(shown), errno);
+  if (fd < 0) return ioError("cannot write " + quotedName(shown), errno);
   // Reserve the space first: a full disk is then found before a byte of
   // the file changes. File systems without fallocate just skip this.
   if (!data.empty()) {
     int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(data.size()));
     if (rc == ENOSPC || rc == EDQUOT || rc == EFBIG) {
       ::close(fd);
-      return ioError("cannot write " + quoted(shown), rc);
+      return ioError("cannot write " + quotedName(shown), rc);
     }
   }
   Status written = writeAll(fd, data, shown);
   if (written && ::ftruncate(fd, static_cast<off_t>(data.size())) != 0) {
-    written = ioError("cannot write " + quoted(shown), errno);
+    written = ioError("cannot write " + quotedName(shown), errno);
   }
   Status closed = closeChecked(fd, shown);
   if (written) written = closed;
@@ -162,7 +157,7 @@ Status writeReplacing(const std::string& target, const std::string& shown, std::
   const std::string dir = dirOf(target);
   const std::string base = target.substr(target.rfind('/') == std::string::npos ? 0 : target.rfind('/') + 1);
   std::string tmpl = dir + "/." + base + ".XXXXXX";
-  if (tmpl.size() >= sizeof gTempPath) return ioError("cannot write " + quoted(shown), ENAMETOOLONG);
+  if (tmpl.size() >= sizeof gTempPath) return ioError("cannot write " + quotedName(shown), ENAMETOOLONG);
 
   CleanupHandlers handlers;
   int fd;
@@ -171,7 +166,7 @@ Status writeReplacing(const std::string& target, const std::string& shown, std::
     std::memcpy(gTempPath, tmpl.c_str(), tmpl.size() + 1);
     fd = ::mkstemp(gTempPath);
     if (fd < 0) {
-      return ioError("cannot create a temporary file in " + quoted(dir), errno);
+      return ioError("cannot create a temporary file in " + quotedName(dir), errno);
     }
     gTempArmed = 1;
   }
@@ -201,7 +196,7 @@ Status writeReplacing(const std::string& target, const std::string& shown, std::
   if (::fchmod(fd, mode) != 0) {
     int err = errno;
     ::close(fd);
-    return discard(ioError("cannot write " + quoted(shown), err));
+    return discard(ioError("cannot write " + quotedName(shown), err));
   }
   Status written = writeAll(fd, data, shown);
   Status closed = closeChecked(fd, shown);
@@ -214,7 +209,7 @@ Status writeReplacing(const std::string& target, const std::string& shown, std::
     int err = errno;
     ::unlink(temp.c_str());
     gTempArmed = 0;
-    return ioError("cannot write " + quoted(shown), err);
+    return ioError("cannot write " + quotedName(shown), err);
   }
   gTempArmed = 0;
   return okStatus();
@@ -224,7 +219,7 @@ Status writeReplacing(const std::string& target, const std::string& shown, std::
 
 Status writeAll(int fd, std::string_view data, std::string_view name) {
   if (fd >= 0 && fd <= 2 && standardStreamClosed(fd)) {
-    return ioError("cannot write " + quoted(name), EBADF);
+    return ioError("cannot write " + quotedName(name), EBADF);
   }
   size_t done = 0;
   while (done < data.size()) {
@@ -233,9 +228,9 @@ Status writeAll(int fd, std::string_view data, std::string_view name) {
     ssize_t n = ::write(fd, data.data() + done, chunk);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return ioError("cannot write " + quoted(name), errno);
+      return ioError("cannot write " + quotedName(name), errno);
     }
-    if (n == 0) return ioError("cannot write " + quoted(name), EIO);
+    if (n == 0) return ioError("cannot write " + quotedName(name), EIO);
     done += static_cast<size_t>(n);
   }
   return okStatus();
@@ -250,10 +245,10 @@ Status writeOutputFile(const std::string& path, std::string_view data,
   SB_ASSIGN_OR_RETURN(std::string target, followLinks(path));
   struct stat st;
   if (::stat(target.c_str(), &st) != 0) {
-    if (errno != ENOENT) return ioError("cannot write " + quoted(path), errno);
+    if (errno != ENOENT) return ioError("cannot write " + quotedName(path), errno);
     return writeReplacing(target, path, data, nullptr, options);
   }
-  if (S_ISDIR(st.st_mode)) return ioError("cannot write " + quoted(path), EISDIR);
+  if (S_ISDIR(st.st_mode)) return ioError("cannot write " + quotedName(path), EISDIR);
   if (!S_ISREG(st.st_mode)) return writeInPlace(target, path, data);
   if (st.st_nlink > 1) return writeLinkedFile(target, path, data, st.st_nlink);
   return writeReplacing(target, path, data, &st, options);

@@ -4,6 +4,8 @@
 // sharding_geometry.cc.
 #include "shardbridge/hlo/hlo_sharding.h"
 
+#include "shardbridge/base/checked_math.h"
+
 #include "shardbridge/hlo/named_sharding.h"
 
 #include <algorithm>
@@ -15,13 +17,7 @@ namespace shardbridge::hlo {
 
 namespace {
 
-Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
 
-int64_t product(std::span<const int64_t> values) {
-  int64_t p = 1;
-  for (int64_t v : values) p *= v;  // tile dims are validated: no overflow
-  return p;
-}
 
 // XLA's GroupMinorIotaDimsSorted: makes the minor `groupSize` devices of an
 // iota (the replication group) appear in ascending order while staying an
@@ -171,7 +167,7 @@ Result<HloSharding> HloSharding::tile(TileAssignment tiles, std::vector<OpMetada
   // moved HloSharding was a fifth of its cost.
   Result<HloSharding> result(std::in_place);
   if (tiles.numElements() == 0) {
-    result = invalid("a tiled sharding needs a non-empty tile assignment");
+    result = invalidError("a tiled sharding needs a non-empty tile assignment");
     return result;
   }
   result->kind_ = Kind::kTiled;
@@ -196,7 +192,7 @@ Result<HloSharding> HloSharding::iotaTile(std::span<const int64_t> dims,
 
 Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
                                              std::vector<OpMetadata> md) {
-  if (tiles.numElements() == 0) return invalid("a tiled sharding needs a non-empty tile assignment");
+  if (tiles.numElements() == 0) return invalidError("a tiled sharding needs a non-empty tile assignment");
   const auto dims = tiles.dimensions();
   const int64_t group = dims.back();
   if (dims.size() == 1 || group == tiles.numElements()) return replicate(std::move(md));
@@ -248,15 +244,15 @@ Result<HloSharding> HloSharding::partialTile(const TileAssignment& tiles,
 Result<HloSharding> HloSharding::subgroup(const TileAssignment& tiles,
                                           std::span<const OpShardingType> types,
                                           std::vector<OpMetadata> md) {
-  if (tiles.numElements() == 0) return invalid("a tiled sharding needs a non-empty tile assignment");
+  if (tiles.numElements() == 0) return invalidError("a tiled sharding needs a non-empty tile assignment");
   const auto dims = tiles.dimensions();
   if (types.size() > dims.size()) {
-    return invalid(std::to_string(types.size()) + " subgroup types for a tile assignment of rank " +
+    return invalidError(std::to_string(types.size()) + " subgroup types for a tile assignment of rank " +
                    std::to_string(dims.size()));
   }
   for (OpShardingType t : types) {
     if (!isValidOpShardingType(static_cast<int64_t>(t))) {
-      return invalid("invalid subgroup type " + std::to_string(static_cast<int32_t>(t)));
+      return invalidError("invalid subgroup type " + std::to_string(static_cast<int32_t>(t)));
     }
   }
   if (types.empty()) return tiled(tiles, false, {}, std::move(md));
@@ -264,7 +260,7 @@ Result<HloSharding> HloSharding::subgroup(const TileAssignment& tiles,
   // One type and no data tiling: the sharding is that type as a whole.
   const bool allSame =
       std::all_of(types.begin(), types.end(), [&](OpShardingType t) { return t == types[0]; });
-  if (allSame && product(dims.first(dataDims)) == 1) {
+  if (allSame && validatedProduct(dims.first(dataDims)) == 1) {
     if (types[0] == OpShardingType::kManual) return manual(std::move(md));
     if (types[0] == OpShardingType::kReplicated) return replicate(std::move(md));
     if (types[0] == OpShardingType::kUnreduced) return unreduced(std::move(md));
@@ -355,7 +351,7 @@ Result<HloSharding> HloSharding::subgroup(const TileAssignment& tiles,
   if (mergedShape.empty()) {
     // Upstream would build a rank-0 tile assignment here (no data dims and
     // only size-1 subgroup dims), which has no text or proto form.
-    return invalid("subgroup sharding of a single device leaves no tile dimensions");
+    return invalidError("subgroup sharding of a single device leaves no tile dimensions");
   }
   // Size-1 dims go last: moving them does not change the flat order.
   perm.insert(perm.end(), removed.begin(), removed.end());

@@ -3,6 +3,8 @@
 // leaf answers through its V2 conversion.
 #include "shardbridge/hlo/hlo_sharding.h"
 
+#include "shardbridge/base/checked_math.h"
+
 #include "shardbridge/hlo/named_sharding.h"
 
 #include <algorithm>
@@ -11,12 +13,6 @@ namespace shardbridge::hlo {
 
 namespace {
 
-// As in hlo_sharding.cc.
-int64_t product(std::span<const int64_t> values) {
-  int64_t p = 1;
-  for (int64_t v : values) p *= v;  // tile dims are validated: no overflow
-  return p;
-}
 
 }  // namespace
 
@@ -118,7 +114,7 @@ std::optional<int64_t> HloSharding::numTiles() const {
   }
   if (kind_ == Kind::kReplicated || kind_ == Kind::kSingleDevice) return 1;
   if (kind_ != Kind::kTiled) return std::nullopt;
-  return product(tileAssignment_.dimensions().first(static_cast<size_t>(tiledDataRank())));
+  return validatedProduct(tileAssignment_.dimensions().first(static_cast<size_t>(tiledDataRank())));
 }
 
 int64_t HloSharding::totalNumTiles() const {

@@ -158,7 +158,7 @@ Status IotaTileAssignment::check(std::span<const int64_t> dims,
   SB_ASSIGN_OR_RETURN(int64_t n, checkedDimsProduct(dims, "tile assignment dimensions"));
   SB_ASSIGN_OR_RETURN(int64_t r, checkedDimsProduct(reshapeDims, "iota reshape dimensions"));
   if (transposePerm.size() != reshapeDims.size()) {
-    return invalid("iota_transpose_perm should have the same rank as iota_reshape_dims : expected " +
+    return invalidError("iota_transpose_perm should have the same rank as iota_reshape_dims : expected " +
                    std::to_string(reshapeDims.size()) + ", saw " +
                    std::to_string(transposePerm.size()) + ".");
   }
@@ -168,11 +168,11 @@ Status IotaTileAssignment::check(std::span<const int64_t> dims,
       if (i) perm += ',';
       perm += std::to_string(transposePerm[i]);
     }
-    return invalid("iota transpose T(" + perm + ") is not a permutation of the " +
+    return invalidError("iota transpose T(" + perm + ") is not a permutation of the " +
                    std::to_string(reshapeDims.size()) + " reshape dimensions");
   }
   if (n != r) {
-    return invalid("iota reshape dimensions [" + joinInts(reshapeDims) + "] hold " +
+    return invalidError("iota reshape dimensions [" + joinInts(reshapeDims) + "] hold " +
                    std::to_string(r) + " devices but the tile assignment dimensions [" +
                    joinInts(dims) + "] hold " + std::to_string(n));
   }

@@ -14,7 +14,6 @@ namespace shardbridge::hlo {
 
 namespace {
 
-Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
 
 // XLA refuses axis names that read as integers (absl::SimpleAtoi accepts
 // surrounding whitespace and a sign) so they cannot be mistaken for indices.
@@ -54,30 +53,30 @@ std::span<const int64_t> Mesh::axisSizes() const {
 
 Result<Mesh> Mesh::build(std::vector<std::string> names, std::span<const int64_t> sizes,
                          Result<TileAssignment> devices) {
-  if (names.empty()) return invalid("Mesh must have at least one axis.");
+  if (names.empty()) return invalidError("Mesh must have at least one axis.");
   if (names.size() != sizes.size()) {
-    return invalid(
+    return invalidError(
         "Number of axes names must match number of dimensions in the device assignment. Number "
         "of axes names: " +
         std::to_string(names.size()) + ", Number of dimensions: " + std::to_string(sizes.size()));
   }
   for (int64_t s : sizes) {
-    if (s <= 0) return invalid("Mesh axis size must be positive.");
+    if (s <= 0) return invalidError("Mesh axis size must be positive.");
   }
   for (size_t i = 0; i < names.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (names[j] == names[i]) {
-        return invalid("Mesh has duplicate axis names. Duplicate axis name: " + names[i]);
+        return invalidError("Mesh has duplicate axis names. Duplicate axis name: " + names[i]);
       }
     }
     if (readsAsInteger(names[i])) {
-      return invalid(
+      return invalidError(
           "Mesh axis name cannot be an integer to avoid confusion with axis indices: " + names[i]);
     }
     // Names print between single quotes with no escaping (as upstream), so
     // a quote inside one would print text that cannot be read back.
     if (names[i].find('\'') != std::string::npos) {
-      return invalid("Mesh axis name cannot contain a single quote: " + names[i]);
+      return invalidError("Mesh axis name cannot contain a single quote: " + names[i]);
     }
   }
   if (!devices.has_value()) return std::move(devices).error();
@@ -89,7 +88,7 @@ Result<Mesh> Mesh::build(std::vector<std::string> names, std::span<const int64_t
 
 Result<Mesh> Mesh::create(std::vector<std::string> names, std::span<const int64_t> sizes) {
   for (int64_t s : sizes) {
-    if (s <= 0) return invalid("Mesh axis size must be positive.");
+    if (s <= 0) return invalidError("Mesh axis size must be positive.");
   }
   return build(std::move(names), sizes,
                sizes.empty() ? Result<TileAssignment>(TileAssignment()) : TileAssignment::iota(sizes));
@@ -98,7 +97,7 @@ Result<Mesh> Mesh::create(std::vector<std::string> names, std::span<const int64_
 Result<Mesh> Mesh::create(std::vector<std::string> names, std::span<const int64_t> sizes,
                           std::span<const int64_t> reshapeDims, std::span<const int> perm) {
   for (int64_t s : sizes) {
-    if (s <= 0) return invalid("Mesh axis size must be positive.");
+    if (s <= 0) return invalidError("Mesh axis size must be positive.");
   }
   return build(std::move(names), sizes,
                sizes.empty() ? Result<TileAssignment>(TileAssignment())
@@ -109,21 +108,21 @@ Result<Mesh> Mesh::createWithDeviceIds(std::vector<std::string> names,
                                        std::span<const int64_t> sizes,
                                        std::vector<int64_t> deviceIds) {
   for (int64_t s : sizes) {
-    if (s <= 0) return invalid("Mesh axis size must be positive.");
+    if (s <= 0) return invalidError("Mesh axis size must be positive.");
   }
-  if (names.empty()) return invalid("Mesh must have at least one axis.");
+  if (names.empty()) return invalidError("Mesh must have at least one axis.");
   const std::optional<int64_t> n = checkedProduct(sizes);
   if (!n || *n > kMaxDevices) {
-    return invalid("mesh has more than " + std::to_string(kMaxDevices) + " devices");
+    return invalidError("mesh has more than " + std::to_string(kMaxDevices) + " devices");
   }
   if (static_cast<int64_t>(deviceIds.size()) != *n) {
-    return invalid("Number of device ids must match the product of mesh axis sizes.");
+    return invalidError("Number of device ids must match the product of mesh axis sizes.");
   }
   // XLA's ValidateMesh for explicit orders: non-negative, not the identity,
   // a permutation of [0, N).
   for (int64_t d : deviceIds) {
     if (d < 0) {
-      return invalid("Mesh device ids must be non-negative. Device id: " + std::to_string(d));
+      return invalidError("Mesh device ids must be non-negative. Device id: " + std::to_string(d));
     }
   }
   bool identity = true;
@@ -139,9 +138,9 @@ Result<Mesh> Mesh::createWithDeviceIds(std::vector<std::string> names,
     }
   }
   if (identity) {
-    return invalid("Non-iota device assignment has iota device id list [0,1,2,3...].");
+    return invalidError("Non-iota device assignment has iota device id list [0,1,2,3...].");
   }
-  if (!permutation) return invalid("Device ids must be a permutation of [0,1,2,3...].");
+  if (!permutation) return invalidError("Device ids must be a permutation of [0,1,2,3...].");
   return build(std::move(names), sizes, TileAssignment::fromDevices(sizes, std::move(deviceIds)));
 }
 
@@ -235,27 +234,27 @@ static Status verifyAndTrack(const NamedSharding& ns, const AxisRef& axis,
                              std::vector<AxisRef>& seen) {
   const int64_t n = ns.mesh().numAxes();
   if (axis.meshAxisIndex < 0 || axis.meshAxisIndex >= n) {
-    return invalid("Axis index must be less than number of axes. Axis index: " +
+    return invalidError("Axis index must be less than number of axes. Axis index: " +
                    std::to_string(axis.meshAxisIndex) + ", Number of axes: " + std::to_string(n));
   }
   if (axis.subAxis) {
-    if (axis.subAxis->preSize < 1) return invalid("sub-axis pre-size must be >= 1");
-    if (axis.subAxis->size <= 1) return invalid("sub-axis size must be > 1");
+    if (axis.subAxis->preSize < 1) return invalidError("sub-axis pre-size must be >= 1");
+    if (axis.subAxis->size <= 1) return invalidError("sub-axis size must be > 1");
     const int64_t axisSize = ns.mesh().axisSize(axis.meshAxisIndex);
     const std::optional<int64_t> next = checkedMul(axis.subAxis->preSize, axis.subAxis->size);
     if (!next || axisSize % *next != 0) {
-      return invalid("Sub-axis next_pre_size must divide the full axis size. Next pre-size: " +
+      return invalidError("Sub-axis next_pre_size must divide the full axis size. Next pre-size: " +
                      (next ? std::to_string(*next) : std::string("overflow")) +
                      ", Axis size: " + std::to_string(axisSize));
     }
     if (axis.subAxis->size >= axisSize) {
-      return invalid(
+      return invalidError(
           "Sub-axis size must be strictly less than the full axis size. Sub-axis size: " +
           std::to_string(axis.subAxis->size) + ", Axis size: " + std::to_string(axisSize));
     }
   }
   for (const AxisRef& other : seen) {
-    if (!canCoexist(axis, other)) return invalid("Axes cannot coexist or axes overlap.");
+    if (!canCoexist(axis, other)) return invalidError("Axes cannot coexist or axes overlap.");
   }
   seen.push_back(axis);
   return okStatus();
@@ -269,14 +268,14 @@ static Status verifyList(const NamedSharding& ns, const std::vector<AxisRef>& ax
     if (axes[i - 1].meshAxisIndex >= 0 && axes[i - 1].meshAxisIndex < n &&
         axes[i].meshAxisIndex >= 0 && axes[i].meshAxisIndex < n &&
         axisLess(ns, axes[i], axes[i - 1])) {
-      return invalid(std::string(name) +
+      return invalidError(std::string(name) +
                      " axes must be sorted by mesh axis index and sub-axis pre-size.");
     }
   }
   for (size_t i = 0; i < axes.size(); ++i) {
     SB_TRY(verifyAndTrack(ns, axes[i], seen));
     if (i > 0 && canMerge(axes[i - 1], axes[i])) {
-      return invalid("Adjacent axes in " + std::string(name) + " axes can be merged: " +
+      return invalidError("Adjacent axes in " + std::string(name) + " axes can be merged: " +
                      axisText(ns, axes[i - 1]) + ", " + axisText(ns, axes[i]));
     }
   }
@@ -304,7 +303,7 @@ Result<NamedSharding> NamedSharding::create(Mesh mesh, std::vector<DimSharding> 
     for (size_t i = 0; i < d.axes.size(); ++i) {
       SB_TRY(verifyAndTrack(ns, d.axes[i], seen));
       if (i > 0 && canMerge(d.axes[i - 1], d.axes[i])) {
-        return invalid("Adjacent axes in dimension sharding can be merged: " +
+        return invalidError("Adjacent axes in dimension sharding can be merged: " +
                        axisText(ns, d.axes[i - 1]) + ", " + axisText(ns, d.axes[i]));
       }
     }

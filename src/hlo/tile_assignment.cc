@@ -201,7 +201,7 @@ Result<TileAssignment> TileAssignment::fromDevices(std::span<const int64_t> dims
                                                    std::vector<int64_t> devices) {
   SB_ASSIGN_OR_RETURN(int64_t n, checkedDimsProduct(dims, "tile assignment dimensions"));
   if (n != static_cast<int64_t>(devices.size())) {
-    return invalid("tile assignment dimensions [" + joinInts(dims) + "] hold " +
+    return invalidError("tile assignment dimensions [" + joinInts(dims) + "] hold " +
                    std::to_string(n) + " devices but " + std::to_string(devices.size()) +
                    " were given");
   }
@@ -281,7 +281,7 @@ bool TileAssignment::isMaterialized() const {
 Result<TileAssignment> TileAssignment::reshape(std::span<const int64_t> newDims) const {
   SB_ASSIGN_OR_RETURN(int64_t n, checkedDimsProduct(newDims, "tile assignment dimensions"));
   if (n != numElements()) {
-    return invalid("cannot reshape " + std::to_string(numElements()) + " devices to [" +
+    return invalidError("cannot reshape " + std::to_string(numElements()) + " devices to [" +
                    joinInts(newDims) + "]");
   }
   if (impl_->iota) {
@@ -293,7 +293,7 @@ Result<TileAssignment> TileAssignment::reshape(std::span<const int64_t> newDims)
 Result<TileAssignment> TileAssignment::transpose(std::span<const int> perm) const {
   const auto dims = dimensions();
   if (!isPermutation(perm, dims.size())) {
-    return invalid("transpose permutation is not a permutation of the " +
+    return invalidError("transpose permutation is not a permutation of the " +
                    std::to_string(dims.size()) + " tile assignment dimensions");
   }
   const TransposeKind kind = transposeKind(dims, perm);

@@ -15,9 +15,6 @@
 
 namespace shardbridge::hlo::detail {
 
-inline Error invalid(std::string message) {
-  return makeError(ErrorCode::kInvalid, std::move(message));
-}
 
 // Appends `values` joined by ',' (to_chars: no temporaries).
 inline void appendInts(std::string& out, std::span<const int64_t> values) {
@@ -55,15 +52,15 @@ inline int64_t validDimsProduct(std::span<const int64_t> dims) {
 // Returns the product. `what` names the list in the message.
 inline Result<int64_t> checkedDimsProduct(std::span<const int64_t> dims, const char* what) {
   if (const int64_t n = validDimsProduct(dims); n >= 0) return n;
-  if (dims.empty()) return invalid(std::string(what) + " must not be empty");
+  if (dims.empty()) return invalidError(std::string(what) + " must not be empty");
   int64_t product = 1;
   for (int64_t d : dims) {
     if (d < 1) {
-      return invalid(std::string(what) + " must be positive, got " + std::to_string(d));
+      return invalidError(std::string(what) + " must be positive, got " + std::to_string(d));
     }
     auto p = checkedMul(product, d);
     if (!p || *p > kMaxDevices) {
-      return invalid(std::string(what) + " [" + joinInts(dims) +
+      return invalidError(std::string(what) + " [" + joinInts(dims) +
                      "] describe more than 2^31 devices");
     }
     product = *p;

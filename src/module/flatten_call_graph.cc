@@ -53,7 +53,6 @@ constexpr int kMaxCloneDepth = 128;
 // the pass stops with an error rather than exhausting memory.
 constexpr size_t kMinCloneBudget = size_t{16} << 20;
 
-bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.call"; }
 
 std::string symRef(std::string_view name) {
   for (char c : name)
@@ -88,7 +87,7 @@ class CallGraphFlattener {
       f.name = std::string(op.symbolName);
       f.original = originalName(op);
       for (int c : opsInside(tree_, i))
-        if (isCall(tree_.ops[c])) {
+        if (tree_.ops[c].isCall()) {
           f.callee[c] = std::string(tree_.ops[c].symbolName);
           calls_[i].push_back(c);
         }

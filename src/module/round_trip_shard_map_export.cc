@@ -36,9 +36,9 @@ using module_lex::indentationAt;
 using module_lex::skipBalanced;
 using module_lex::skipBlanks;
 
-constexpr std::string_view kBodyName = "xla.sdy.manual_computation_body";
+constexpr std::string_view kRoundTripBodyName = "xla.sdy.manual_computation_body";
 
-struct Manual {
+struct RoundTripManual {
   int op = -1;
   std::vector<TextSpan> in, out;  // each `<...>`
   std::vector<std::string> manualAxes;  // manual_axes, quotes stripped
@@ -81,7 +81,7 @@ class RoundTripShardMapExport {
     SB_TRY(collect());
     if (manuals_.empty()) return okStatus();
     size_t end = 0;
-    for (const Manual& m : manuals_) {
+    for (const RoundTripManual& m : manuals_) {
       const OpNode& op = tree_.ops[m.op];
       if (op.line.begin < end) continue;  // nested: lowered with its parent
       SB_ASSIGN_OR_RETURN(std::string lowered, lowerInPlace(m));
@@ -110,7 +110,7 @@ class RoundTripShardMapExport {
       if (op.regions.size() != 1 || op.regions[0].blocks.size() != 1 || op.regions[0].blocks[0].ops.empty())
         return makeError(ErrorCode::kParse, "expected one region with one block in sdy.manual_computation",
                          op.nameSpan.begin);
-      Manual m;
+      RoundTripManual m;
       m.op = i;
       SB_ASSIGN_OR_RETURN(ManualComputationParts parts, readManualComputation(t_, op));
       m.in = std::move(parts.in);
@@ -153,13 +153,13 @@ class RoundTripShardMapExport {
           if (!tree_.ops[i].symbolName.empty()) taken.insert(std::string(tree_.ops[i].symbolName));
     }
     int& counter = counters_[module];
-    std::string name(kBodyName);
-    while (taken.count(name)) name = std::string(kBodyName) + "_" + std::to_string(counter++);
+    std::string name(kRoundTripBodyName);
+    while (taken.count(name)) name = std::string(kRoundTripBodyName) + "_" + std::to_string(counter++);
     taken.insert(name);
     return name;
   }
 
-  Result<std::string> lowerInPlace(const Manual& m) {
+  Result<std::string> lowerInPlace(const RoundTripManual& m) {
     const OpNode& op = tree_.ops[m.op];
     bool wholeLine = op.line.begin != op.whole.begin;
     SB_ASSIGN_OR_RETURN(std::string lowered, lower(m, wholeLine ? indentationAt(t_, op.whole.begin) : ""));
@@ -171,7 +171,7 @@ class RoundTripShardMapExport {
   Result<std::string> renderRange(TextSpan range) {
     std::string out;
     size_t p = range.begin;
-    for (const Manual& m : manuals_) {
+    for (const RoundTripManual& m : manuals_) {
       const OpNode& op = tree_.ops[m.op];
       if (op.line.begin < p || op.line.end > range.end) continue;
       out.append(t_.substr(p, op.line.begin - p));
@@ -183,7 +183,7 @@ class RoundTripShardMapExport {
     return out;
   }
 
-  Result<std::string> lower(const Manual& m, std::string_view indent) {
+  Result<std::string> lower(const RoundTripManual& m, std::string_view indent) {
     const OpNode& op = tree_.ops[m.op];
     const Block& body = op.regions[0].blocks[0];
     const OpNode& ret = tree_.ops[body.ops.back()];
@@ -267,7 +267,7 @@ class RoundTripShardMapExport {
   FreshNames names_;
   bool v3_;
   sdy::Context sctx_;
-  std::vector<Manual> manuals_;
+  std::vector<RoundTripManual> manuals_;
   std::map<std::pair<int, std::string>, sdy::MeshAttr> meshes_;
   std::map<int, int> counters_;
   std::map<int, std::set<std::string>> taken_;

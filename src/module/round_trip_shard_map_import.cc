@@ -32,14 +32,13 @@ constexpr std::string_view kL2G = "xla.sdy.LocalToGlobalShape";
 
 bool isBodyName(std::string_view n) { return n.find(kBody) != std::string_view::npos; }
 
-bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.call"; }
 
 // Whether the function `name` of `module` calls another body.
 bool callsBody(const OpTree& tree, const SymbolIndex& symbols, int module, std::string_view name) {
   int f = symbols.lookup(module, name);
   if (f < 0) return false;
   for (int i : opsInside(tree, f))
-    if (isCall(tree.ops[i]) && isBodyName(tree.ops[i].symbolName)) return true;
+    if (tree.ops[i].isCall() && isBodyName(tree.ops[i].symbolName)) return true;
   return false;
 }
 
@@ -67,7 +66,7 @@ class Matcher {
     std::vector<ManualPlan> plans;
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
-      if (!isCall(op) || !isBodyName(op.symbolName)) continue;
+      if (!op.isCall() || !isBodyName(op.symbolName)) continue;
       if (callsBody(tree_, symbols_, tree_.enclosingModule(i), op.symbolName)) continue;  // a later round
       SB_ASSIGN_OR_RETURN(std::optional<ManualPlan> p, plan(i));
       if (p) plans.push_back(std::move(*p));

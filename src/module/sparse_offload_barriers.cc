@@ -22,7 +22,6 @@
 namespace shardbridge::module {
 namespace {
 
-bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.call"; }
 
 bool sparseOffload(std::string_view t, const OpNode& call) {
   auto isOffload = [&](const AttrDictNode& d) {
@@ -92,7 +91,7 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
   std::set<int> done;
   for (int c = 0; c < static_cast<int>(tree.ops.size()); ++c) {
     const OpNode& call = tree.ops[c];
-    if (!isCall(call) || tree.enclosingModule(c) != module || !sparseOffload(t, call)) continue;
+    if (!call.isCall() || tree.enclosingModule(c) != module || !sparseOffload(t, call)) continue;
     int callee = tree.lookupSymbol(module, call.symbolName);
     if (callee < 0 || tree.ops[callee].name != "func.func" || tree.ops[callee].regions.empty() || !done.insert(callee).second)
       continue;
@@ -117,7 +116,7 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
       if (calleeSharding) {
         for (int s = 0; s < static_cast<int>(tree.ops.size()) && insert; ++s) {
           const OpNode& site = tree.ops[s];
-          if (!isCall(site) || site.symbolName != fn.symbolName || argNum >= site.uses.size()) continue;
+          if (!site.isCall() || site.symbolName != fn.symbolName || argNum >= site.uses.size()) continue;
           int caller = tree.enclosingFunc(s);
           if (caller < 0) continue;
           if (isSlicing(shardingOf(sctx, tree, caller, site.uses[argNum].name, site.uses[argNum].index), *calleeSharding))

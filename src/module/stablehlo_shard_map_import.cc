@@ -43,7 +43,6 @@ bool isExportBody(std::string_view n) {
   return n.find("xla.sdy.inlinable_manual_computation_body") != std::string_view::npos;
 }
 bool isBodyName(std::string_view n) { return isJaxBody(n) || isExportBody(n); }
-bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.call"; }
 
 class Matcher {
  public:
@@ -53,7 +52,7 @@ class Matcher {
     std::vector<ManualPlan> plans;
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
-      if (!isCall(op) || !isBodyName(op.symbolName) || tree_.enclosingFunc(i) < 0) continue;
+      if (!op.isCall() || !isBodyName(op.symbolName) || tree_.enclosingFunc(i) < 0) continue;
       if (callsBody(tree_.enclosingModule(i), op.symbolName)) continue;  // a later round
       SB_ASSIGN_OR_RETURN(ManualPlan p, plan(i));
       plans.push_back(std::move(p));
@@ -66,7 +65,7 @@ class Matcher {
     int f = symbols_.lookup(module, name);
     if (f < 0) return false;
     for (int i : opsInside(tree_, f))
-      if (isCall(tree_.ops[i]) && isBodyName(tree_.ops[i].symbolName)) return true;
+      if (tree_.ops[i].isCall() && isBodyName(tree_.ops[i].symbolName)) return true;
     return false;
   }
 

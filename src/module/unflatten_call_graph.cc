@@ -30,7 +30,6 @@ namespace {
 constexpr std::string_view kOriginal = "sdy.original_func_name";
 constexpr std::string_view kFuncManualAxes = "sdy.func_manual_axes";
 
-bool isCall(const OpNode& op) { return op.name == "call" || op.name == "func.call"; }
 
 std::string symRef(std::string_view name) {
   for (char c : name)
@@ -81,7 +80,7 @@ Status unflatten(PassContext& ctx, int module) {
   TextSpan scope = module < 0 ? TextSpan{0, t.size()} : tree.ops[module].whole;
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
-    if (!isCall(op) || op.whole.begin < scope.begin || op.whole.end > scope.end) continue;
+    if (!op.isCall() || op.whole.begin < scope.begin || op.whole.end > scope.end) continue;
     if (tree.enclosingModule(i) != module) continue;
     auto k = keyByName.find(op.symbolName);
     if (k == keyByName.end()) continue;

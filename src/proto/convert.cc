@@ -48,7 +48,6 @@ Error retCheckFailure(const char* condition) {
   return makeError(ErrorCode::kInvalid, std::string("RET_CHECK failure: ") + condition);
 }
 
-Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
 
 // Protobuf keeps a present-but-empty submessage distinct from an absent one;
 // the model's OpMetadata cannot (an empty profileInfoBytes / a monostate
@@ -171,9 +170,9 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
 
   // 3. Tuples.
   if (proto.type() == wire::OpSharding::TUPLE) {
-    if (!metadata.empty()) return invalid("Tuple sharding is expected to have no metadata.");
+    if (!metadata.empty()) return invalidError("Tuple sharding is expected to have no metadata.");
     if (depth >= options.maxTupleDepth) {
-      return invalid("tuple shardings nested deeper than " +
+      return invalidError("tuple shardings nested deeper than " +
                      std::to_string(options.maxTupleDepth) + " levels");
     }
     std::vector<HloSharding> elements;
@@ -202,7 +201,7 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
   // 5. One device; tile_assignment_dimensions is ignored.
   if (proto.type() == wire::OpSharding::MAXIMAL) {
     if (proto.tile_assignment_devices_size() != 1) {
-      return invalid("Maximal sharding is expected to have single device assignment, but " +
+      return invalidError("Maximal sharding is expected to have single device assignment, but " +
                      std::to_string(proto.tile_assignment_devices_size()) + " has provided.");
     }
     return HloSharding::singleDevice(proto.tile_assignment_devices(0), std::move(metadata));
@@ -245,7 +244,7 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
   }
   for (int i = 0; i < proto.tile_assignment_dimensions_size(); ++i) {
     if (proto.tile_assignment_dimensions(i) <= 0) {
-      return invalid("tile_assignment_dimensions must be positive, but dimension " +
+      return invalidError("tile_assignment_dimensions must be positive, but dimension " +
                      std::to_string(i) + " is " +
                      std::to_string(proto.tile_assignment_dimensions(i)));
     }
@@ -256,12 +255,12 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
   const std::span<const int64_t> dims(proto.tile_assignment_dimensions().data(),
                                       static_cast<size_t>(proto.tile_assignment_dimensions_size()));
   std::optional<int64_t> numTiles = checkedProduct(dims);
-  if (!numTiles) return invalid("product of tile_assignment_dimensions overflows int64");
+  if (!numTiles) return invalidError("product of tile_assignment_dimensions overflows int64");
   if (useIota) {
     const std::span<const int64_t> reshape(proto.iota_reshape_dims().data(),
                                            static_cast<size_t>(proto.iota_reshape_dims_size()));
     std::optional<int64_t> reshapeProduct = checkedProduct(reshape);
-    if (!reshapeProduct) return invalid("product of iota_reshape_dims overflows int64");
+    if (!reshapeProduct) return invalidError("product of iota_reshape_dims overflows int64");
     if (*numTiles != *reshapeProduct) {
       return retCheckFailure("product_of_dimensions == product_of_iota_dimensions");
     }

@@ -8,7 +8,6 @@
 namespace shardbridge::proto {
 namespace {
 
-Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
 
 hlo::AxisRef axisFromProto(const wire::AxisRefProto& proto) {
   if (!proto.has_sub_axis_info()) return hlo::AxisRef::full(proto.mesh_axis_index());
@@ -43,7 +42,7 @@ Result<hlo::Mesh> meshFromProto(const wire::MeshProto& proto) {
   if (proto.axes_size() == 0) {
     if (proto.device_ids_size() == 0) return hlo::Mesh();
     if (proto.device_ids_size() != 1) {
-      return invalid("Maximal mesh must have exactly 1 device id, got " +
+      return invalidError("Maximal mesh must have exactly 1 device id, got " +
                      std::to_string(proto.device_ids_size()));
     }
     return hlo::Mesh::maximal(proto.device_ids(0));
@@ -63,7 +62,7 @@ Result<hlo::Mesh> meshFromProto(const wire::MeshProto& proto) {
   if (proto.has_iota_transform()) {
     const auto& iota = proto.iota_transform();
     if (iota.reshape_dims_size() != iota.transpose_perm_size()) {
-      return invalid("iota_transform reshape_dims and transpose_perm differ in length: " +
+      return invalidError("iota_transform reshape_dims and transpose_perm differ in length: " +
                      std::to_string(iota.reshape_dims_size()) + " vs " +
                      std::to_string(iota.transpose_perm_size()));
     }

@@ -6,7 +6,6 @@
 namespace shardbridge::view {
 namespace {
 
-Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
 
 }  // namespace
 
@@ -14,7 +13,7 @@ Result<Grid> buildGrid(const TileLayout& layout, const GridOptions& options) {
   const int64_t rank = static_cast<int64_t>(layout.dims.size());
   auto check = [&](const char* what, std::optional<int64_t> d) -> Status {
     if (d && (*d < 0 || *d >= rank)) {
-      return invalid(std::string("--") + what + " " + std::to_string(*d) +
+      return invalidError(std::string("--") + what + " " + std::to_string(*d) +
                      " is not a dimension of a rank-" + std::to_string(rank) + " tensor" +
                      (rank ? " (0.." + std::to_string(rank - 1) + ")" : ""));
     }
@@ -23,10 +22,10 @@ Result<Grid> buildGrid(const TileLayout& layout, const GridOptions& options) {
   SB_TRY(check("rows", options.rowsDim));
   SB_TRY(check("cols", options.colsDim));
   if (options.rowsDim && options.colsDim && *options.rowsDim == *options.colsDim) {
-    return invalid("--rows and --cols are both dimension " + std::to_string(*options.rowsDim));
+    return invalidError("--rows and --cols are both dimension " + std::to_string(*options.rowsDim));
   }
   if (layout.tiles.size() > static_cast<size_t>(kMaxViewTiles)) {
-    return invalid(std::to_string(layout.tiles.size()) + " tiles: more than the " +
+    return invalidError(std::to_string(layout.tiles.size()) + " tiles: more than the " +
                    std::to_string(kMaxViewTiles) + " cells show draws");
   }
 

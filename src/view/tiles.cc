@@ -10,7 +10,6 @@
 namespace shardbridge::view {
 namespace {
 
-Error invalid(std::string message) { return makeError(ErrorCode::kInvalid, std::move(message)); }
 
 std::string dimsText(std::span<const int64_t> dims) {
   std::string s = "[";
@@ -92,7 +91,7 @@ std::string tileDevicesLegend(const TileLayout& layout, std::string_view reducti
 Result<TileLayout> computeTiles(const hlo::HloSharding& input, std::span<const int64_t> dims,
                                 std::optional<int64_t> replicatedDevices) {
   for (int64_t d : dims) {
-    if (d < 0) return invalid("negative dimension in shape " + dimsText(dims));
+    if (d < 0) return invalidError("negative dimension in shape " + dimsText(dims));
   }
   hlo::HloSharding sharding = input;
   if (input.isNamed()) {
@@ -139,7 +138,7 @@ Result<TileLayout> computeTiles(const hlo::HloSharding& input, std::span<const i
 
   const int64_t rank = sharding.tiledDataRank();
   if (static_cast<int64_t>(dims.size()) != rank) {
-    return invalid("shape " + dimsText(dims) + " has rank " + std::to_string(dims.size()) +
+    return invalidError("shape " + dimsText(dims) + " has rank " + std::to_string(dims.size()) +
                    " but sharding " + input.toString() + " tiles " + std::to_string(rank) +
                    " dimensions");
   }
@@ -194,11 +193,11 @@ Result<TileLayout> computeTiles(const hlo::HloSharding& input, std::span<const i
     for (int64_t r = 0; r < layout.replication; ++r) {
       const int64_t device = ta.valueAtFlat(t * layout.replication + r);
       if (device < 0 || device >= numDevices) {
-        return invalid("Out of range device id in device_assignment: " + std::to_string(device) +
+        return invalidError("Out of range device id in device_assignment: " + std::to_string(device) +
                        "; valid range: [0, " + std::to_string(numDevices) + ")");
       }
       if (seen[static_cast<size_t>(device)]) {
-        return invalid("device " + std::to_string(device) + " appears twice in sharding " +
+        return invalidError("device " + std::to_string(device) + " appears twice in sharding " +
                        input.toString());
       }
       seen[static_cast<size_t>(device)] = true;

@@ -80,6 +80,10 @@ size_t firstInvalidUtf8(std::string_view text);
 // UTF-8 written as \xNN, so raw input bytes never reach a terminal.
 std::string escapeBytes(std::string_view bytes);
 
+// How a diagnostic names an input or output: a pseudo-name such as
+// "<stdin>" as it is, a path in single quotes with escapeBytes applied.
+std::string quotedName(std::string_view name);
+
 // Standard streams that were closed when the process started. Call once at
 // startup, before opening anything: a closed fd 0, 1 or 2 is pointed at
 // /dev/null so that no file opened later takes its number, and remembered

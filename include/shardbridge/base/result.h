@@ -86,6 +86,11 @@ inline Error makeError(ErrorCode code, std::string message,
   return e;
 }
 
+// An Error of code kInvalid: a well-formed value that breaks a rule.
+inline Error invalidError(std::string message) {
+  return makeError(ErrorCode::kInvalid, std::move(message));
+}
+
 // Tag to construct a Result holding an error: `return Unexpected(err);`.
 struct Unexpected {
   Error error;

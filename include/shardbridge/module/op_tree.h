@@ -116,6 +116,9 @@ struct OpNode {
   std::vector<FuncResult> funcResults;
   TextSpan funcSignature;  // `(args) -> results` (or `(args)`), for rewriting it whole
   TextSpan funcVisibility; // `private` / `public` / `nested`
+
+  // `call @f(...)` or `func.call @f(...)`.
+  bool isCall() const { return name == "call" || name == "func.call"; }
 };
 
 struct OpTree {
