@@ -64,4 +64,28 @@ std::string manualAxesAttr(const std::vector<std::string>& axes) {
   return s + "}>";
 }
 
+std::string_view shardingMesh(std::string_view sharding) {
+  size_t p = sharding.find('<');
+  if (p == std::string_view::npos) return {};
+  p = module_lex::skipBlanks(sharding, p + 1);
+  size_t e = p;
+  if (sharding.substr(p).starts_with("mesh<")) {
+    auto end = module_lex::skipBalanced(sharding, p + 4);
+    if (!end) return {};
+    e = *end;
+  } else if (p < sharding.size() && sharding[p] == '@') {
+    e = p + 1;
+    if (e < sharding.size() && sharding[e] == '"') {
+      auto end = module_lex::skipString(sharding, e);
+      if (!end) return {};
+      e = *end;
+    } else {
+      while (e < sharding.size() && sharding[e] != ',' && sharding[e] != '>' &&
+             !module_lex::isBlank(sharding[e]))
+        ++e;
+    }
+  }
+  return sharding.substr(p, e - p);
+}
+
 }  // namespace shardbridge::module

@@ -30,4 +30,9 @@ Result<ManualComputationParts> readManualComputation(std::string_view t, const O
 // `#sdy<manual_axes{"x", "y"}>`, as the export passes write the axes.
 std::string manualAxesAttr(const std::vector<std::string>& axes);
 
+// The mesh of one in/out sharding `<@m, [...]>` or `<mesh<[...]>, [...]>`
+// as written (`@m`, `mesh<[...]>`, so that a sharding made from it names
+// the same mesh), or empty when the text names none.
+std::string_view shardingMesh(std::string_view sharding);
+
 }  // namespace shardbridge::module

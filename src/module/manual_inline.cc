@@ -20,20 +20,6 @@ std::string joinList(const std::vector<std::string>& v) {
   return s;
 }
 
-std::string reindent(std::string_view text, std::string_view from, const std::string& to) {
-  std::string out;
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t e = text.find('\n', p);
-    if (e == std::string_view::npos) e = text.size();
-    std::string_view line = text.substr(p, e - p);
-    if (line.starts_with(from)) line.remove_prefix(from.size());
-    if (!line.empty()) out += to + std::string(line);
-    if (e < text.size()) out += "\n";
-    p = e + 1;
-  }
-  return out;
-}
 
 class Inliner {
  public:
@@ -127,7 +113,7 @@ class Inliner {
       }
       body.append(t_.substr(p, to - p));
       std::string_view callIndent = module_lex::indentationAt(t_, call.whole.begin);
-      body = reindent(body, fromIndent, std::string(callIndent) + "  ");
+      body = module_lex::reindent(body, fromIndent, std::string(callIndent) + "  ");
     }
     // The results: one value keeps the name it replaces; several from one
     // op in order keep that op's `%r:N`; otherwise a fresh group.

@@ -57,20 +57,6 @@ std::string typeList(const std::vector<std::string>& types, bool parenthesizeOne
   return types.size() == 1 && !parenthesizeOne ? s : "(" + s + ")";
 }
 
-std::string reindent(std::string_view text, std::string_view from, std::string_view to) {
-  std::string out;
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t e = text.find('\n', p);
-    if (e == std::string_view::npos) e = text.size();
-    std::string_view line = text.substr(p, e - p);
-    if (line.starts_with(from)) line.remove_prefix(from.size());
-    if (!line.empty()) out += std::string(to) + std::string(line);
-    if (e < text.size()) out += "\n";
-    p = e + 1;
-  }
-  return out;
-}
 
 class RoundTripShardMapExport {
  public:
@@ -244,7 +230,7 @@ class RoundTripShardMapExport {
     fn += ")";
     if (nOut > 0) fn += " -> " + typeList(retTypes.results, false);
     fn += " {\n";
-    fn += reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin),
+    fn += module_lex::reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin),
                    std::string(moduleIndent) + "  ");
     if (fn.back() != '\n') fn += "\n";
     fn += std::string(moduleIndent) + "}\n";

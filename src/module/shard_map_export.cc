@@ -40,7 +40,7 @@ struct Manual {
   std::vector<std::string> own;     // manual_axes
   std::vector<std::string> parent;  // of the enclosing manual computations, outer first
   std::vector<std::string> region;  // parent ++ own
-  std::string mesh;                 // `@mesh` of its first sharding
+  std::string mesh;                 // the mesh of its first sharding, as written
   // Planned before rendering (planResults).
   std::string base;               // stem of the values it creates
   std::string call;               // the call's result name
@@ -131,13 +131,7 @@ class ShardMapExport {
       m.region = m.parent;
       m.region.insert(m.region.end(), m.own.begin(), m.own.end());
       const std::vector<TextSpan>& any = m.in.empty() ? m.out : m.in;
-      if (!any.empty()) {
-        std::string_view s = any[0].in(t_);
-        size_t at = s.find('@');
-        size_t e = at;
-        while (e < s.size() && s[e] != ',' && s[e] != '>') ++e;
-        if (at != std::string_view::npos) m.mesh = std::string(s.substr(at, e - at));
-      }
+      if (!any.empty()) m.mesh = std::string(shardingMesh(any[0].in(t_)));
       byOp[i] = manuals_.size();
       manuals_.push_back(std::move(m));
     }
@@ -378,7 +372,7 @@ class ShardMapExport {
         return makeError(ErrorCode::kUnsupported,
                          "sdy.manual_computation without in/out shardings but with operands or results",
                          op.nameSpan.begin);
-      return reindent(before + after, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), indent);
+      return module_lex::reindent(before + after, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), indent);
     }
     OpTypes types = opTypes(tree_, op);
     OpTypes retTypes = opTypes(tree_, ret);
@@ -476,7 +470,7 @@ class ShardMapExport {
     for (size_t j = 0; j < funcResults.size(); ++j) fn += (j ? ", " : "") + funcResults[j];
     fn += ") {\n";
     std::string bodyIndent = std::string(moduleIndent) + "  ";
-    fn += reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), bodyIndent);
+    fn += module_lex::reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), bodyIndent);
     if (!fn.empty() && fn.back() != '\n') fn += "\n";
     fn += std::string(moduleIndent) + "}\n";
     outlined_[module].push_back(std::move(fn));
@@ -485,20 +479,6 @@ class ShardMapExport {
     return out;
   }
 
-  static std::string reindent(const std::string& text, std::string_view from, std::string_view to) {
-    std::string out;
-    size_t p = 0;
-    while (p < text.size()) {
-      size_t e = text.find('\n', p);
-      if (e == std::string::npos) e = text.size();
-      std::string_view line(text.data() + p, e - p);
-      if (line.starts_with(from)) line.remove_prefix(from.size());
-      if (!line.empty()) out += std::string(to) + std::string(line);
-      if (e < text.size()) out += "\n";
-      p = e + 1;
-    }
-    return out;
-  }
 
   // `range` of the text with the leaf edits applied and the manual
   // computations inside it replaced by their lowering.

@@ -170,6 +170,21 @@ std::string_view indentationAt(std::string_view t, size_t p) {
   return t.substr(b, e - b);
 }
 
+std::string reindent(std::string_view text, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t e = text.find('\n', p);
+    if (e == std::string_view::npos) e = text.size();
+    std::string_view line = text.substr(p, e - p);
+    if (line.starts_with(from)) line.remove_prefix(from.size());
+    if (!line.empty()) out.append(to).append(line);
+    if (e < text.size()) out += '\n';
+    p = e + 1;
+  }
+  return out;
+}
+
 std::string_view symbolAt(std::string_view t, size_t p) {
   size_t b = p + 1;
   if (b < t.size() && t[b] == '"') {

@@ -64,6 +64,10 @@ module::TextSpan wholeLines(std::string_view t, module::TextSpan s);
 // The indentation (blanks) of the line holding offset `p`.
 std::string_view indentationAt(std::string_view t, size_t p);
 
+// `text` with the prefix `from` taken off each line that starts with it and
+// `to` put before each non-empty line: a region's ops moved to another depth.
+std::string reindent(std::string_view text, std::string_view from, std::string_view to);
+
 // A type alias definition line `!name = definition` (blanks trimmed): the
 // name with its '!' and the definition; nullopt for any other line.
 std::optional<std::pair<std::string_view, std::string_view>> typeAliasLine(std::string_view line);

@@ -311,6 +311,39 @@ module {
 
 // -----
 // CMD: convert
+// ARGS: --pass xla-sdy-stablehlo-round-trip-shard-map-export
+// INPUT: file
+// The pass alone on a manual computation whose shardings hold an inline
+// mesh (Shardy's TensorShardingAttr takes `mesh<...>` where a `@name`
+// goes): the shardings the pass writes inside name that same mesh, as
+// upstream's shard_map_export.cc gives the body the manual computation's
+// mesh. Our case; upstream's lit tests have only named meshes.
+// CHECK: module {
+// CHECK:   func.func @inline_mesh(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+// CHECK:     %0_in0 = mhlo.copy %arg0 {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2, "y"=2]>, [{"x"}, {}]>]>} : tensor<8x16xf32>
+// CHECK:     %0_local0 = stablehlo.custom_call @SPMDFullToShardShape(%0_in0) {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2, "y"=2]>, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK:     %0_body = call @xla.sdy.inlinable_manual_computation_body(%0_local0) {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2, "y"=2]>, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK:     %0_out0 = mhlo.copy %0_body {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2, "y"=2]>, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<4x16xf32>
+// CHECK:     %0 = stablehlo.custom_call @SPMDShardToFullShape(%0_out0) {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2, "y"=2]>, [{"x"}, {}]>]>} : (tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK:     return %0 : tensor<8x16xf32>
+// CHECK:   }
+// CHECK:   func.func private @xla.sdy.inlinable_manual_computation_body(%arg1: tensor<4x16xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2, "y"=2]>, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}) -> (tensor<4x16xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2, "y"=2]>, [{}, {}]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>}) {
+// CHECK:     %1 = stablehlo.add %arg1, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2, "y"=2]>, [{}, {}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : tensor<4x16xf32>
+// CHECK:     return %1 : tensor<4x16xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  func.func @inline_mesh(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<mesh<["x"=2, "y"=2]>, [{"x"}, {}]>] out_shardings=[<mesh<["x"=2, "y"=2]>, [{"x"}, {}]>] manual_axes={"x"} (%arg1: tensor<4x16xf32>) {
+      %1 = stablehlo.add %arg1, %arg1 : tensor<4x16xf32>
+      sdy.return %1 : tensor<4x16xf32>
+    } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}
+
+// -----
+// CMD: convert
 // ARGS: --pass xla-sdy-export-ops{keep-hlo-sharding-constraints=true}
 // INPUT: file
 // From stablehlo_export_pipeline_sharding_constraint_to_custom_call.mlir: the
