@@ -51,6 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       "xla-sdy-import-constants",
       "xla-sdy-import-sdy-custom-calls",
       "xla-sdy-open-while-free-vars-sharding",
+      "stablehlo-ext-while-op-implicit-capture",
       "xla-sdy-round-trip-import-shardy-attrs{import-op-shardings=true}",
       "xla-sdy-round-trip-shard-map-import",
       "xla-stablehlo-round-trip-shard-map-import",

@@ -58,6 +58,7 @@ Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-tri
 // stablehlo-ext-canonicalize-from-hlo-import is a pipeline of its parts:
 Status runFlattenEntryFunctionTuples(PassContext&);   // stablehlo-ext-flatten-entry-function-tuples
 Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-flatten-custom-call-tuples
+Status runWhileOpImplicitCapture(PassContext&);      // stablehlo-ext-while-op-implicit-capture
 Status runFlattenCallGraph(PassContext&);             // sdy-flatten-call-graph (flatten_call_graph.cc)
 Status runUnflattenCallGraph(PassContext&);           // sdy-unflatten-call-graph (unflatten_call_graph.cc)
 

@@ -31,6 +31,7 @@ const std::vector<std::string_view> kNeedsReduction = {"unreduced", "sdy.reduce_
 const std::vector<std::string_view> kNeedsCallback = {"_callback"};
 const std::vector<std::string_view> kNeedsPrivate = {"private"};
 const std::vector<std::string_view> kNeedsCall = {"call @", "func.call\""};
+const std::vector<std::string_view> kNeedsWhile = {"stablehlo.while"};
 const std::vector<std::string_view> kNeedsOriginal = {"sdy.original_func_name", "sdy.func_manual_axes"};
 
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
@@ -105,13 +106,14 @@ const PassOptionInfo kOpShardings = flagOption(
 // stablehlo-ext-canonicalize-from-hlo-import's parts that are done, in its order
 // (the entry function's tuples, then the greedy patterns).
 const std::vector<std::string> kCanonicalizeFromHloImportSteps = {"stablehlo-ext-flatten-entry-function-tuples",
-                                                                  "stablehlo-ext-flatten-custom-call-tuples"};
+                                                                  "stablehlo-ext-flatten-custom-call-tuples",
+                                                                  "stablehlo-ext-while-op-implicit-capture"};
 
 // The round-trip import's steps (upstream sdy_round_trip/pipelines.cc,
 // addSdyRoundTripImportPipeline). `if:OPT|OPT2:` runs a step only when one of
 // the pipeline options is true. Not run: stablehlo-ext's prepare-for-HLO-export,
-// the while-loop and reshape patterns of canonicalize-from-HLO-import, and
-// MLIR's canonicalize (docs/module.md "Import").
+// the reshape and StableHLO canonicalization patterns of
+// canonicalize-from-HLO-import, and MLIR's canonicalize (docs/module.md "Import").
 std::vector<std::string> roundTripImportSteps() {
   std::vector<std::string> steps = {"symbol-dce", "if:enable-constant-import:xla-sdy-import-constants"};
   steps.insert(steps.end(), kCanonicalizeFromHloImportSteps.begin(), kCanonicalizeFromHloImportSteps.end());
@@ -190,8 +192,9 @@ const std::vector<PassDef>& registry() {
                    steps});
     }
     d.push_back({{"stablehlo-ext-canonicalize-from-hlo-import",
-                  "its tuple flattening: @main's tuple arguments and results, and a custom call's tuple operands "
-                  "and result, become flat values",
+                  "its tuple flattening (@main's tuple arguments and results, and a custom call's tuple operands "
+                  "and result, become flat values) and its loop-invariant stablehlo.while operands (no longer "
+                  "carried by the loop)",
                   true,
                   {}},
                  nullptr,
@@ -210,6 +213,14 @@ const std::vector<PassDef>& registry() {
                   {}},
                  runCanonicalizeFromHloImport,
                  {}});
+    d.push_back({{"stablehlo-ext-while-op-implicit-capture",
+                  "shardbridge's name for a part of stablehlo-ext-canonicalize-from-hlo-import: a stablehlo.while "
+                  "operand its body returns unchanged is no longer carried by the loop; its uses read the operand",
+                  false,
+                  {}},
+                 runWhileOpImplicitCapture,
+                 {},
+                 kNeedsWhile});
     d.push_back({{"sdy-flatten-call-graph",
                   "a function called from a second call site is cloned (with what it calls), so that each call "
                   "has its own callee",
@@ -517,6 +528,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   // The op tree of out.text, kept while a pass leaves the text unchanged
   // (most import passes have nothing to do on most modules).
   std::optional<OpTree> tree;
+  bool parsedOnce = false;
   for (const Step& step : steps) {
     const std::vector<std::string_view>& needs = step.def->needsAny;
     if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
@@ -529,6 +541,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       if (!tree) {
         SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(out.text));
         tree = std::move(parsed);
+        parsedOnce = true;
       }
       PassContext ctx{*tree, rw, step.options, warnings};
       return step.def->run(ctx);
@@ -548,6 +561,10 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     out.text = std::move(next);
     maps.push_back(std::move(map));
   }
+  // When every pass was skipped by its prefilter nothing has read the text:
+  // it is still parsed once, so that malformed input is an error rather than
+  // passed through unchanged.
+  if (!parsedOnce) SB_TRY(parseOpTree(out.text));
   return out;
 }
 

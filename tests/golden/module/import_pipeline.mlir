@@ -453,3 +453,168 @@ func.func @main(%arg0: tuple<>, %arg1: tensor<2xf32>) -> tuple<> {
   "test.use"(%arg0) : (tuple<>) -> ()
   func.return %0 : tuple<>
 }
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir @while_op_original_value_index_shifting, with our
+// own values: the second operand is returned as its own iteration argument, so the loop stops
+// carrying it (WhileOpImplicitCapture); the condition reads %arg1, the later results are
+// renumbered, and mhlo.original_value keeps the leaves of the kept operands with their shape
+// indices shifted past the dropped one ([2, 0] -> [1, 0]), as upstream's
+// projectOriginalValueAttr writes them.
+// CHECK: func.func @original_value_shift(%arg0: tensor<4xf32>, %arg1: tensor<i32>, %arg2: tensor<4xf32>, %arg3: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+// CHECK:   %c = stablehlo.constant dense<4> : tensor<i32>
+// CHECK:   %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_2 = %arg2, %iterArg_3 = %arg3) : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> attributes {mhlo.original_value = #mhlo.original_value<false, [<[0], <"a", []>>, <[1, 0], <"c0", []>>, <[1, 1], <"c1", []>>]>}
+// CHECK:     cond {
+// CHECK:     %1 = stablehlo.compare LT, %arg1, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:     stablehlo.return %1 : tensor<i1>
+// CHECK:   } do {
+// CHECK:     %1 = stablehlo.add %iterArg, %iterArg : tensor<4xf32>
+// CHECK:     %2 = stablehlo.add %iterArg_2, %iterArg_2 : tensor<4xf32>
+// CHECK:     %3 = stablehlo.add %iterArg_3, %iterArg_3 : tensor<4xf32>
+// CHECK:     stablehlo.return %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+// CHECK:   }
+// CHECK:   return %0#0, %0#1, %0#2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+// CHECK: }
+func.func @original_value_shift(%arg0: tensor<4xf32>, %arg1: tensor<i32>, %arg2: tensor<4xf32>, %arg3: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %c = stablehlo.constant dense<4> : tensor<i32>
+  %0:4 = stablehlo.while(%iterArg = %arg0, %iterArg_1 = %arg1, %iterArg_2 = %arg2, %iterArg_3 = %arg3) : tensor<4xf32>, tensor<i32>, tensor<4xf32>, tensor<4xf32> attributes {mhlo.original_value = #mhlo.original_value<false, [<[0], <"a", []>>, <[1], <"b", []>>, <[2, 0], <"c0", []>>, <[2, 1], <"c1", []>>]>}
+    cond {
+    %1 = stablehlo.compare LT, %iterArg_1, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %1 = stablehlo.add %iterArg, %iterArg : tensor<4xf32>
+    %2 = stablehlo.add %iterArg_2, %iterArg_2 : tensor<4xf32>
+    %3 = stablehlo.add %iterArg_3, %iterArg_3 : tensor<4xf32>
+    stablehlo.return %1, %iterArg_1, %2, %3 : tensor<4xf32>, tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  }
+  return %0#0, %0#2, %0#3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-while-op-implicit-capture
+// INPUT: file
+// WhileOpImplicitCapture (stablehlo_canonicalize_from_hlo_import.cpp) on nested and chained loops,
+// our case: the outer loop's %iterArg_0 and the inner loop's %iterArg_3 are returned unchanged,
+// so both read %arg1 (the inner one through the outer's replacement); the inner loop keeps one
+// result (%1#0 -> %1). The second loop returns %0#1, its own operand, and its own iteration
+// argument: nothing is left to carry, so it has no operands, types or results, and its users read
+// the operands (through the first loop's renumbering: %0#2 -> %0#1).
+// CHECK: func.func @nested_and_chained(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>, %arg2: tensor<i32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<i32>) {
+// CHECK:   %c = stablehlo.constant dense<1> : tensor<i32>
+// CHECK:   %0:2 = stablehlo.while(%iterArg = %arg0, %iterArg_1 = %arg2) : tensor<8xf32>, tensor<i32>
+// CHECK:     cond {
+// CHECK:     %1 = stablehlo.compare LT, %iterArg_1, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:     stablehlo.return %1 : tensor<i1>
+// CHECK:   } do {
+// CHECK:     %1 = stablehlo.while(%iterArg_2 = %iterArg) : tensor<8xf32>
+// CHECK:       cond {
+// CHECK:       %3 = stablehlo.compare LT, %iterArg_1, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:       stablehlo.return %3 : tensor<i1>
+// CHECK:     } do {
+// CHECK:       %3 = stablehlo.multiply %iterArg_2, %arg1 : tensor<8xf32>
+// CHECK:       stablehlo.return %3 : tensor<8xf32>
+// CHECK:     }
+// CHECK:     %2 = stablehlo.add %iterArg_1, %c : tensor<i32>
+// CHECK:     stablehlo.return %1, %2 : tensor<8xf32>, tensor<i32>
+// CHECK:   }
+// CHECK:   stablehlo.while()
+// CHECK:     cond {
+// CHECK:     %5 = stablehlo.compare LT, %0#1, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:     stablehlo.return %5 : tensor<i1>
+// CHECK:   } do {
+// CHECK:     stablehlo.return
+// CHECK:   }
+// CHECK:   return %0#0, %arg1, %0#1 : tensor<8xf32>, tensor<8xf32>, tensor<i32>
+// CHECK: }
+func.func @nested_and_chained(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>, %arg2: tensor<i32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<i32>) {
+  %c = stablehlo.constant dense<1> : tensor<i32>
+  %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1, %iterArg_1 = %arg2) : tensor<8xf32>, tensor<8xf32>, tensor<i32>
+    cond {
+    %1 = stablehlo.compare LT, %iterArg_1, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %1:2 = stablehlo.while(%iterArg_2 = %iterArg, %iterArg_3 = %iterArg_0) : tensor<8xf32>, tensor<8xf32>
+      cond {
+      %3 = stablehlo.compare LT, %iterArg_1, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %3 : tensor<i1>
+    } do {
+      %3 = stablehlo.multiply %iterArg_2, %iterArg_3 : tensor<8xf32>
+      stablehlo.return %3, %iterArg_3 : tensor<8xf32>, tensor<8xf32>
+    }
+    %2 = stablehlo.add %iterArg_1, %c : tensor<i32>
+    stablehlo.return %1#0, %iterArg_0, %2 : tensor<8xf32>, tensor<8xf32>, tensor<i32>
+  }
+  %4:2 = stablehlo.while(%iterArg_4 = %0#1, %iterArg_5 = %0#2) : tensor<8xf32>, tensor<i32>
+    cond {
+    %5 = stablehlo.compare LT, %iterArg_5, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %5 : tensor<i1>
+  } do {
+    stablehlo.return %0#1, %iterArg_5 : tensor<8xf32>, tensor<i32>
+  }
+  return %0#0, %4#0, %4#1 : tensor<8xf32>, tensor<8xf32>, tensor<i32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// The StableHLO import of a sharded while with loop-invariant operands, our case: upstream's
+// WhileOpImplicitCapture keeps the while's attributes as they are, so after import-shardings its
+// sdy.sharding would list three shardings for one result, which Shardy's verifier rejects; here
+// the shardings of the dropped results go with them (beyond upstream).
+// CHECK: sdy.mesh @mesh = <["_axis_0"=2]>
+// CHECK: func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0"}]>}, %arg1: tensor<8xf32>, %arg2: tensor<i32>) -> tensor<8xf32> {
+// CHECK:   %c = sdy.constant dense<3> : tensor<i32>
+// CHECK:   %0 = stablehlo.while(%iterArg = %arg0) : tensor<8xf32> attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_0"}]>]>}
+// CHECK:     cond {
+// CHECK:     %1 = stablehlo.compare LT, %arg2, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:     stablehlo.return %1 : tensor<i1>
+// CHECK:   } do {
+// CHECK:     %1 = stablehlo.add %iterArg, %arg1 : tensor<8xf32>
+// CHECK:     stablehlo.return %1 : tensor<8xf32>
+// CHECK:   }
+// CHECK:   return %0 : tensor<8xf32>
+// CHECK: }
+func.func @main(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}, %arg1: tensor<8xf32>, %arg2: tensor<i32>) -> tensor<8xf32> {
+  %c = stablehlo.constant dense<3> : tensor<i32>
+  %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %arg1, %iterArg_1 = %arg2) : tensor<8xf32>, tensor<8xf32>, tensor<i32> attributes {mhlo.sharding = "{{devices=[2]<=[2]}, {replicated}, {replicated}}"}
+    cond {
+    %1 = stablehlo.compare LT, %iterArg_1, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    %1 = stablehlo.add %iterArg, %iterArg_0 : tensor<8xf32>
+    stablehlo.return %1, %iterArg_0, %iterArg_1 : tensor<8xf32>, tensor<8xf32>, tensor<i32>
+  }
+  return %0#0 : tensor<8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-while-op-implicit-capture
+// INPUT: file
+// A while whose mhlo.original_value does not read as upstream's attribute (a shape index that is
+// not a list of integers) cannot be projected: a located error, our case.
+// expected-error {{expected #mhlo.original_value<false, [<[index], array>, ...]>}}
+// expected-error-at {{2:87}}
+func.func @f(%a: tensor<i32>) -> tensor<i32> {
+  %0 = stablehlo.while(%iterArg = %a) : tensor<i32> attributes {mhlo.original_value = #mhlo.original_value<false, [<[x], <"a", []>>]>}
+    cond {
+    %1 = stablehlo.compare LT, %iterArg, %iterArg : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  } do {
+    stablehlo.return %iterArg : tensor<i32>
+  }
+  return %0 : tensor<i32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-while-op-implicit-capture
+// INPUT: file
+// A module the pass has nothing to do in (no stablehlo.while: its prefilter skips it) is still
+// read as MLIR, so an unclosed region is an error rather than passed through unchanged. Our case
+// (a finding of fuzz/mlir_import_fuzz.cc).
+// expected-error {{unexpected end of input: the region opened here is not closed}}
+// expected-error-at {{2:48}}
+module {
+  func.func @f(%a: tensor<i32>) -> tensor<i32> {
+    return %a : tensor<i32>
