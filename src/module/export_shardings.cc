@@ -122,7 +122,18 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
       size_t e = p;
       while (e < t.size() && e - p < 24 && t[e] != '\n') ++e;
       size_t at = text.find(t.substr(b, e - b));
-      at = at == std::string_view::npos ? 0 : at + (p - b);
+      if (at != std::string_view::npos) {
+        at += p - b;
+      } else {
+        // The export rewrote the bytes around it (a sharding added to the
+        // same dictionary): the attribute entry alone, `key = @name`.
+        size_t q = p;
+        while (q > 0 && p - q < 64 && t[q - 1] != ',' && t[q - 1] != '{' && t[q - 1] != '\n') --q;
+        while (q < p && module_lex::isBlank(t[q])) ++q;
+        size_t end = p + 1 + name.size();
+        at = q < p ? text.find(t.substr(q, end - q)) : std::string_view::npos;
+        at = at == std::string_view::npos ? 0 : at + (p - q);
+      }
       bool replicaGroups = t.substr(0, p).ends_with("mesh = ") &&
                            t.rfind("replica_group_mesh_axes", p) != std::string_view::npos &&
                            p - t.rfind("replica_group_mesh_axes", p) < 40;

@@ -43,7 +43,9 @@ Result<std::string> Rewriter::apply(OffsetMap* map) const {
                        "overlapping rewrites at byte " + std::to_string(e->span.begin), e->span.begin);
     if (map && e->span.begin > p) map->pieces_.push_back({out.size(), out.size() + e->span.begin - p, p, true});
     out.append(text_.substr(p, e->span.begin - p));
-    if (map && !e->text.empty()) map->pieces_.push_back({out.size(), out.size() + e->text.size(), e->span.begin, false});
+    if (map && !e->text.empty())
+      map->pieces_.push_back({out.size(), out.size() + e->text.size(),
+                              e->origin != kNoOrigin ? e->origin : e->span.begin, false});
     out.append(e->text);
     p = e->span.end;
     if (!e->span.empty()) last = e->span;

@@ -17,8 +17,9 @@ namespace shardbridge::module {
 
 // Where the bytes of a rewritten text came from: maps an offset of the new
 // text back to the old one (an offset inside inserted text maps to the
-// start of the span it replaced), so that an error found by a later pass is
-// located in the user's input.
+// start of the span it replaced, or to the origin of text moved from
+// elsewhere), so that an error found by a later pass is located in the
+// user's input.
 class OffsetMap {
  public:
   size_t toOld(size_t newOffset) const;
@@ -42,16 +43,23 @@ class Rewriter {
   // Replaces [span) by `with`. Insertions at one offset keep their order.
   void replace(TextSpan span, std::string with) { edits_.push_back({span, std::move(with), seq_++}); }
   void insert(size_t at, std::string what) { replace({at, at}, std::move(what)); }
+  // Inserts text made from the input at `origin` (a body moved elsewhere):
+  // offsets inside it map back to `origin` rather than to `at`.
+  void insertFrom(size_t at, std::string what, size_t origin) {
+    edits_.push_back({{at, at}, std::move(what), seq_++, origin});
+  }
   void erase(TextSpan span) { replace(span, {}); }
 
   // The text with every edit applied. Errors (kInternal): two edits that
   // overlap (a pass bug, reported rather than producing broken text).
   Result<std::string> apply(OffsetMap* map = nullptr) const;
 
+  static constexpr size_t kNoOrigin = static_cast<size_t>(-1);
   struct Edit {
     TextSpan span;
     std::string text;
     size_t seq;
+    size_t origin = kNoOrigin;  // where the text came from, when not span.begin
   };
   const std::vector<Edit>& edits() const { return edits_; }
 

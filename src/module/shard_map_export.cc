@@ -99,11 +99,12 @@ class ShardMapExport {
       if (!wholeLine && !lowered.empty() && lowered.back() == '\n') lowered.pop_back();
       ctx_.rw.replace(op.line, std::move(lowered));
     }
+    // Each outlined body maps back to its manual computation, so that what a
+    // later pass finds in it is located there, not at the module's end.
     for (auto& [module, funcs] : outlined_) {
-      std::string text;
-      for (const std::string& f : funcs) text += f;
-      if (text.empty()) continue;
-      ctx_.rw.insert(module < 0 ? t_.size() : closingLineOf(module), std::move(text));
+      size_t at = module < 0 ? t_.size() : closingLineOf(module);
+      for (auto& [f, origin] : funcs)
+        if (!f.empty()) ctx_.rw.insertFrom(at, std::move(f), origin);
     }
     return okStatus();
   }
@@ -473,7 +474,7 @@ class ShardMapExport {
     fn += module_lex::reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), bodyIndent);
     if (!fn.empty() && fn.back() != '\n') fn += "\n";
     fn += std::string(moduleIndent) + "}\n";
-    outlined_[module].push_back(std::move(fn));
+    outlined_[module].push_back({std::move(fn), op.whole.begin});
     std::string out;
     for (const std::string& l : lines) out += std::string(indent) + l + "\n";
     return out;
@@ -578,7 +579,7 @@ class ShardMapExport {
   std::vector<const Rewriter::Edit*> sortedLeaves_;
   std::map<int, int> counters_;
   std::map<int, std::set<std::string>> takenNames_;
-  std::map<int, std::vector<std::string>> outlined_;
+  std::map<int, std::vector<std::pair<std::string, size_t>>> outlined_;  // body, manual computation
 };
 
 }  // namespace

@@ -261,3 +261,59 @@ func.func @main(%arg0: tensor<8xf32> {a = "oops}) {
   return
 }
 
+// -----
+// CMD: convert
+// ARGS: --to hlo
+// INPUT: file
+// A mesh an attribute the export does not convert still names (`my.mesh_ref = @mesh`, as a
+// composite's attributes do in real dumps) is kept, with a warning located at that reference:
+// the bytes around it changed (the op's sharding joined the same dictionary), so the reference is
+// found by its attribute entry. Our case.
+// STDERR: <input>:4:61: warning: sdy.mesh @mesh kept: it is still referred to here after the export
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["x"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) -> tensor<8xf32> {
+// CHECK:     %1 = stablehlo.custom_call @my_op(%arg0) {my.mesh_ref = @mesh, mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK:     return %1 : tensor<8xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+    %1 = stablehlo.custom_call @my_op(%arg0) {my.mesh_ref = @mesh, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --to hlo
+// INPUT: file
+// The same reference inside a manual computation: the export outlines its body at the end of the
+// module, and the warning is located at the manual computation the body came from (not at the
+// module's closing line). Our case.
+// STDERR: <input>:4:5: warning: sdy.mesh @mesh kept: it is still referred to here after the export
+// CHECK: module {
+// CHECK:   sdy.mesh @mesh = <["x"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK:     %0_in0 = mhlo.copy %arg0 {mhlo.sharding = "{devices=[2]<=[2]}"} : tensor<8xf32>
+// CHECK:     %0_local0 = stablehlo.custom_call @SPMDFullToShardShape(%0_in0) {mhlo.sharding = "{manual}"} : (tensor<8xf32>) -> tensor<4xf32>
+// CHECK:     %0_body = call @xla.sdy.inlinable_manual_computation_body(%0_local0) {mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     %0_out0 = mhlo.copy %0_body {mhlo.sharding = "{manual}"} : tensor<4xf32>
+// CHECK:     %0 = stablehlo.custom_call @SPMDShardToFullShape(%0_out0) {mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<4xf32>) -> tensor<8xf32>
+// CHECK:     return %0 : tensor<8xf32>
+// CHECK:   }
+// CHECK:   func.func private @xla.sdy.inlinable_manual_computation_body(%arg1: tensor<4xf32> {mhlo.sharding = "{manual}"}) -> (tensor<4xf32> {mhlo.sharding = "{manual}"}) {
+// CHECK:     %1 = stablehlo.custom_call @my_op(%arg1) {my.mesh_ref = @mesh, mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     return %1 : tensor<4xf32>
+// CHECK:   }
+// CHECK: }
+module {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+      %1 = stablehlo.custom_call @my_op(%arg1) {my.mesh_ref = @mesh} : (tensor<4xf32>) -> tensor<4xf32>
+      sdy.return %1 : tensor<4xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
