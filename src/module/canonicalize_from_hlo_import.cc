@@ -42,11 +42,6 @@ namespace {
 // Tuples nest far less deeply in real modules; deeper ones are left alone.
 constexpr int kMaxTupleDepth = 64;
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && module_lex::isBlank(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
 
 // `s` with each run of blanks holding a line break made one blank, so that a
 // type wrapped over lines can be written into one new line.
@@ -72,8 +67,8 @@ std::string resolve(const OpTree& tree, const std::string& type) {
   for (TextSpan a : tree.aliases) {
     std::string_view s = a.in(tree.text);
     size_t eq = s.find('=');
-    if (eq == std::string_view::npos || trim(s.substr(0, eq)) != type) continue;
-    return trim(s.substr(eq + 1));
+    if (eq == std::string_view::npos || std::string(module_lex::trimBlanks(s.substr(0, eq))) != type) continue;
+    return std::string(module_lex::trimBlanks(s.substr(eq + 1)));
   }
   return type;
 }
@@ -103,11 +98,6 @@ std::optional<TypeTree> typeTree(const OpTree& tree, const std::string& type, in
   return n;
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
-  return s;
-}
 
 // The `[i]` of a get_tuple_element (`{index = i : i32}` in the generic form), or -1.
 int gteIndex(std::string_view t, const OpNode& op) {
@@ -344,7 +334,7 @@ class Flattener {
     // The get_tuple_elements go before the call, each line ending in the
     // call's indentation.
     if (!before.empty()) ctx_.rw.insert(op.whole.begin, before);
-    if (!op.uses.empty()) ctx_.rw.replace({op.uses.front().span.begin, op.uses.back().span.end}, join(operands));
+    if (!op.uses.empty()) ctx_.rw.replace({op.uses.front().span.begin, op.uses.back().span.end}, module_lex::joinComma(operands));
     OpTypes types = opTypes(tree_, op);
     std::vector<std::string> resultTypes;
     if (c.result) {
@@ -355,8 +345,8 @@ class Flattener {
     } else {
       for (const std::string& r : types.results) resultTypes.push_back(oneLine(r));
     }
-    std::string sig = ": (" + join(operandTypes) + ") -> " +
-                      (resultTypes.size() == 1 ? resultTypes[0] : "(" + join(resultTypes) + ")");
+    std::string sig = ": (" + module_lex::joinComma(operandTypes) + ") -> " +
+                      (resultTypes.size() == 1 ? resultTypes[0] : "(" + module_lex::joinComma(resultTypes) + ")");
     ctx_.rw.replace(op.signature, sig);
   }
 
@@ -435,7 +425,7 @@ class Flattener {
     const OpNode& op = tree_.ops[c.op];
     std::string name = names().next(stem.substr(1) + "_tuple");
     std::string def = parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + type.text
-                                    : name + " = stablehlo.tuple " + join(parts) + " : " + type.text;
+                                    : name + " = stablehlo.tuple " + module_lex::joinComma(parts) + " : " + type.text;
     ctx_.rw.insert(op.whole.end, lineBreak(op) + def);
     return name;
   }

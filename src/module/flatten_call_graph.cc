@@ -44,7 +44,6 @@ namespace shardbridge::module {
 namespace {
 
 constexpr std::string_view kBody = "xla.sdy.manual_computation_body";
-constexpr std::string_view kOriginal = "sdy.original_func_name";
 // Clones of clones nest no deeper than the call graph; a cycle (recursion,
 // which MLIR's func dialect allows) stops here rather than looping.
 constexpr int kMaxCloneDepth = 128;
@@ -54,11 +53,6 @@ constexpr int kMaxCloneDepth = 128;
 constexpr size_t kMinCloneBudget = size_t{16} << 20;
 
 
-std::string symRef(std::string_view name) {
-  for (char c : name)
-    if (!module_lex::isIdentChar(c)) return "@\"" + std::string(name) + "\"";
-  return "@" + std::string(name);
-}
 
 // A function as the pass sees it: an original one of the tree or a clone,
 // both with the current callee of each call inside.
@@ -104,7 +98,7 @@ class CallGraphFlattener {
 
  private:
   std::string originalName(const OpNode& fn) const {
-    if (const AttrEntry* e = fn.dict.find(kOriginal)) {
+    if (const AttrEntry* e = fn.dict.find(kOriginalFuncName)) {
       std::string_view v = e->value.in(t_);
       if (v.size() >= 2 && v.front() == '"' && v.back() == '"') return std::string(v.substr(1, v.size() - 2));
     }
@@ -197,17 +191,17 @@ class CallGraphFlattener {
   std::string cloneText(const Fn& f) const {
     const OpNode& op = tree_.ops[f.op];
     std::vector<std::pair<TextSpan, std::string>> edits;
-    edits.push_back({op.symbol, symRef(f.name)});
+    edits.push_back({op.symbol, module_lex::symbolRef(f.name)});
     for (const auto& [call, name] : f.callee)
-      if (name != tree_.ops[call].symbolName) edits.push_back({tree_.ops[call].symbol, symRef(name)});
-    std::string entry = std::string(kOriginal) + " = \"" + f.original + "\"";
-    if (const AttrEntry* e = op.dict.find(kOriginal)) {
+      if (name != tree_.ops[call].symbolName) edits.push_back({tree_.ops[call].symbol, module_lex::symbolRef(name)});
+    std::string entry = std::string(kOriginalFuncName) + " = \"" + f.original + "\"";
+    if (const AttrEntry* e = op.dict.find(kOriginalFuncName)) {
       edits.push_back({e->whole, entry});
     } else if (op.dict.present()) {
       size_t at = op.dict.whole.end - 1;
       std::string text = (op.dict.entries.empty() ? "" : ", ") + entry;
       for (const AttrEntry& e : op.dict.entries)
-        if (e.name > kOriginal) {
+        if (e.name > kOriginalFuncName) {
           at = e.whole.begin;
           text = entry + ", ";
           break;
@@ -235,7 +229,7 @@ class CallGraphFlattener {
     for (const Fn& f : fns_) {
       if (f.clone) continue;
       for (const auto& [call, name] : f.callee)
-        if (name != tree_.ops[call].symbolName) ctx_.rw.replace(tree_.ops[call].symbol, symRef(name));
+        if (name != tree_.ops[call].symbolName) ctx_.rw.replace(tree_.ops[call].symbol, module_lex::symbolRef(name));
     }
     if (order_.empty()) return okStatus();
     int last = -1;

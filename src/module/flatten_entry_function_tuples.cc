@@ -46,14 +46,9 @@ namespace {
 // Tuples nest far less deeply in real modules; deeper ones are an error.
 constexpr int kMaxDepth = 64;
 
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && module_lex::isBlank(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
 
 // `s` on one line (a type wrapped over lines is written into new lines).
-std::string oneLine(std::string_view s) {
+std::string collapsedBlanks(std::string_view s) {
   std::string out;
   bool blank = false;
   for (char ch : s) {
@@ -68,11 +63,6 @@ std::string oneLine(std::string_view s) {
   return out;
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
-  return s;
-}
 
 class EntryFlattener {
  public:
@@ -97,7 +87,7 @@ class EntryFlattener {
       bool found = false;
       for (const auto& [name, def] : aliases_)
         if (name == type) {
-          type = trimmed(def);
+          type = std::string(module_lex::trimBlanks(def));
           found = true;
           break;
         }
@@ -108,10 +98,10 @@ class EntryFlattener {
 
   // The element types of a tuple type, or nullopt for any other type.
   std::optional<std::vector<std::string>> elements(const std::string& type) const {
-    std::string r = resolved(oneLine(type));
+    std::string r = resolved(collapsedBlanks(type));
     if (!r.starts_with("tuple<") || r.back() != '>') return std::nullopt;
     std::vector<std::string> out;
-    for (const std::string& e : splitTypeList(std::string_view(r).substr(6, r.size() - 7))) out.push_back(oneLine(e));
+    for (const std::string& e : splitTypeList(std::string_view(r).substr(6, r.size() - 7))) out.push_back(collapsedBlanks(e));
     return out;
   }
 
@@ -143,8 +133,8 @@ class EntryFlattener {
       parts.push_back(leaf);
     }
     argTuples_[name].elements = parts;
-    defs.push_back(parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + oneLine(type)
-                                 : name + " = stablehlo.tuple " + join(parts) + " : " + oneLine(type));
+    defs.push_back(parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + collapsedBlanks(type)
+                                 : name + " = stablehlo.tuple " + module_lex::joinComma(parts) + " : " + collapsedBlanks(type));
     return okStatus();
   }
 
@@ -195,7 +185,7 @@ class EntryFlattener {
         for (size_t e = 0; e < elems->size(); ++e) {
           std::string g = names().next(stem + "_" + std::to_string(e));
           before += g + " = stablehlo.get_tuple_element " + r.value + "[" + std::to_string(e) + "] : (" +
-                    oneLine(r.type) + ") -> " + (*elems)[e] + lineBreakAt(at);
+                    collapsedBlanks(r.type) + ") -> " + (*elems)[e] + lineBreakAt(at);
           next.push_back({g, g, 0, (*elems)[e], false});
         }
       }
@@ -204,7 +194,7 @@ class EntryFlattener {
     }
     for (const Returned& r : items) {
       out.push_back(r.value);
-      types.push_back(oneLine(r.type));
+      types.push_back(collapsedBlanks(r.type));
     }
     return okStatus();
   }
@@ -303,7 +293,7 @@ class EntryFlattener {
       size_t b = fn.funcArgs.front().name.begin;
       const ValueDef& last = fn.funcArgs.back();
       size_t e = std::max(last.type.end, last.dict.present() ? last.dict.whole.end : last.type.end);
-      ctx_.rw.replace({b, e}, join(argTexts));
+      ctx_.rw.replace({b, e}, module_lex::joinComma(argTexts));
     }
     if (anyResult) {
       TextSpan sig = fn.funcSignature;
@@ -316,7 +306,7 @@ class EntryFlattener {
       while (from > sig.begin && module_lex::isBlank(t_[from - 1])) --from;
       std::string results = resultTypes.empty()     ? std::string()
                             : resultTypes.size() == 1 ? " -> " + resultTypes[0]
-                                                      : " -> (" + join(resultTypes) + ")";
+                                                      : " -> (" + module_lex::joinComma(resultTypes) + ")";
       size_t end = sig.end;
       while (end > arrowAt && module_lex::isBlank(t_[end - 1])) --end;
       ctx_.rw.replace({from, end}, results);
@@ -329,8 +319,8 @@ class EntryFlattener {
         ctx_.rw.replace({retOp.nameSpan.end, retOp.signature.empty() ? retOp.uses.back().span.end : retOp.signature.end},
                         "");
       } else {
-        ctx_.rw.replace({retOp.uses.front().span.begin, retOp.uses.back().span.end}, join(returned));
-        if (!retOp.signature.empty()) ctx_.rw.replace(retOp.signature, ": " + join(returnedTypes));
+        ctx_.rw.replace({retOp.uses.front().span.begin, retOp.uses.back().span.end}, module_lex::joinComma(returned));
+        if (!retOp.signature.empty()) ctx_.rw.replace(retOp.signature, ": " + module_lex::joinComma(returnedTypes));
       }
     }
     eraseDeadTuples(ret, ops);
@@ -341,7 +331,7 @@ class EntryFlattener {
     if (depth > kMaxDepth) return makeError(ErrorCode::kUnsupported, "tuples nest too deeply", pos_);
     auto e = elements(type);
     if (!e) {
-      out.push_back(oneLine(type));
+      out.push_back(collapsedBlanks(type));
       return okStatus();
     }
     for (const std::string& x : *e) SB_TRY(leafTypes(x, depth + 1, out));

@@ -20,7 +20,7 @@
 namespace shardbridge::module {
 namespace {
 
-bool isBodyName(std::string_view n) {
+bool isManualBodyName(std::string_view n) {
   return n.find("shmap_body") != std::string_view::npos ||
          n.find("manual_computation_body") != std::string_view::npos;
 }
@@ -38,7 +38,7 @@ std::set<std::string_view> calledFromBodies(const OpTree& tree) {
   std::set<std::string_view> inside;
   std::vector<std::string_view> work;
   for (const OpNode& op : tree.ops)
-    if (op.name == "func.func" && isBodyName(op.symbolName) && inside.insert(op.symbolName).second)
+    if (op.name == "func.func" && isManualBodyName(op.symbolName) && inside.insert(op.symbolName).second)
       work.push_back(op.symbolName);
   while (!work.empty()) {
     std::string_view name = work.back();
@@ -61,12 +61,12 @@ bool inShardMapPattern(const OpTree& tree, int i, const std::set<std::string_vie
   const OpNode& op = tree.ops[i];
   std::string_view target = customCallTarget(t, op);
   if (target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape") return true;
-  if ((op.name == "call" || op.name == "func.call") && isBodyName(op.symbolName)) return true;
+  if ((op.name == "call" || op.name == "func.call") && isManualBodyName(op.symbolName)) return true;
   if ((target == "Sharding" || op.name == "mhlo.copy") && func >= 0) {
     if (op.uses.size() == 1) {
       int def = definingOp(tree, func, op.uses[0].name, op.uses[0].index);
       if (def >= 0 && (tree.ops[def].name == "call" || tree.ops[def].name == "func.call") &&
-          isBodyName(tree.ops[def].symbolName))
+          isManualBodyName(tree.ops[def].symbolName))
         return true;
     }
     if (!op.resultDefs.empty())

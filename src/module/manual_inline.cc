@@ -14,11 +14,6 @@
 namespace shardbridge::module {
 namespace {
 
-std::string joinList(const std::vector<std::string>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
-  return s;
-}
 
 
 class Inliner {
@@ -94,7 +89,7 @@ class Inliner {
             if (u < types.size()) keptTypes.push_back(types[u]);
           }
           std::string ret = "sdy.return";
-          if (!kept.empty()) ret += " " + joinList(kept) + " : " + joinList(keptTypes);
+          if (!kept.empty()) ret += " " + module_lex::joinComma(kept) + " : " + module_lex::joinComma(keptTypes);
           if (!op.loc.empty()) ret += " " + std::string(op.loc.in(t_));
           // Drop the edits already recorded inside this op.
           edits.erase(std::remove_if(edits.begin(), edits.end(),
@@ -133,11 +128,11 @@ class Inliner {
       }
     }
     std::string_view indent = module_lex::indentationAt(t_, call.whole.begin);
-    std::string text = (results.empty() ? "" : results + " = ") + "sdy.manual_computation(" + joinList(plan.operands) +
+    std::string text = (results.empty() ? "" : results + " = ") + "sdy.manual_computation(" + module_lex::joinComma(plan.operands) +
                        ") in_shardings=" + plan.inShardings + " out_shardings=" + plan.outShardings +
-                       " manual_axes=" + plan.manualAxes + " (" + joinList(args) + ") {\n" + body + "\n" +
-                       std::string(indent) + "} : (" + joinList(plan.operandTypes) + ") -> " +
-                       (plan.resultTypes.size() == 1 ? plan.resultTypes[0] : "(" + joinList(plan.resultTypes) + ")");
+                       " manual_axes=" + plan.manualAxes + " (" + module_lex::joinComma(args) + ") {\n" + body + "\n" +
+                       std::string(indent) + "} : (" + module_lex::joinComma(plan.operandTypes) + ") -> " +
+                       (plan.resultTypes.size() == 1 ? plan.resultTypes[0] : "(" + module_lex::joinComma(plan.resultTypes) + ")");
     if (!call.loc.empty()) text += " " + std::string(call.loc.in(t_));
     rw_.replace(call.whole, text);
     for (int e : plan.erased) rw_.erase(tree_.ops[e].line);

@@ -6,11 +6,6 @@
 namespace shardbridge::module {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && module_lex::isBlank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // The offset of the top-level `->` in `s`, or npos.
 size_t topLevelArrow(std::string_view s) {
@@ -26,7 +21,7 @@ size_t topLevelArrow(std::string_view s) {
 
 // `(a, b)` -> [a, b]; `a` -> [a].
 std::vector<std::string> typeGroup(std::string_view s) {
-  s = trim(s);
+  s = module_lex::trimBlanks(s);
   if (s.size() >= 2 && s.front() == '(' && s.back() == ')' && topLevelArrow(s) == std::string_view::npos)
     return splitTypeList(s.substr(1, s.size() - 2));
   return splitTypeList(s);
@@ -45,7 +40,7 @@ std::vector<std::string> splitTypeList(std::string_view text) {
     } else if (c == ')' || c == ']' || c == '}' || (c == '>' && depth > 0 && !(i > 0 && text[i - 1] == '-'))) {
       --depth;
     } else if (c == ',' && depth == 0) {
-      std::string_view part = trim(text.substr(b, i - b));
+      std::string_view part = module_lex::trimBlanks(text.substr(b, i - b));
       if (!part.empty()) out.emplace_back(part);
       b = i + 1;
     }
@@ -57,7 +52,7 @@ OpTypes opTypes(const OpTree& tree, const OpNode& op) {
   OpTypes t;
   std::string_view s = op.signature.in(tree.text);
   if (s.empty() || s.front() != ':') return t;
-  s = trim(s.substr(1));
+  s = module_lex::trimBlanks(s.substr(1));
   t.known = true;
   size_t arrow = topLevelArrow(s);
   if (arrow == std::string_view::npos) {

@@ -62,6 +62,9 @@ Status runWhileOpImplicitCapture(PassContext&);      // stablehlo-ext-while-op-i
 Status runFlattenCallGraph(PassContext&);             // sdy-flatten-call-graph (flatten_call_graph.cc)
 Status runUnflattenCallGraph(PassContext&);           // sdy-unflatten-call-graph (unflatten_call_graph.cc)
 
+// The attribute sdy-flatten-call-graph records a clone's source function in.
+inline constexpr std::string_view kOriginalFuncName = "sdy.original_func_name";
+
 // The indentation of the ops of module `module` (-1: the implicit top-level
 // module): that of its first op, else two blanks (none at top level).
 std::string_view moduleIndent(const OpTree& tree, int module);

@@ -30,7 +30,7 @@ constexpr std::string_view kBody = "xla.sdy.manual_computation_body";
 constexpr std::string_view kG2L = "xla.sdy.GlobalToLocalShape";
 constexpr std::string_view kL2G = "xla.sdy.LocalToGlobalShape";
 
-bool isBodyName(std::string_view n) { return n.find(kBody) != std::string_view::npos; }
+bool isRoundTripBodyName(std::string_view n) { return n.find(kBody) != std::string_view::npos; }
 
 
 // Whether the function `name` of `module` calls another body.
@@ -38,7 +38,7 @@ bool callsBody(const OpTree& tree, const SymbolIndex& symbols, int module, std::
   int f = symbols.lookup(module, name);
   if (f < 0) return false;
   for (int i : opsInside(tree, f))
-    if (tree.ops[i].isCall() && isBodyName(tree.ops[i].symbolName)) return true;
+    if (tree.ops[i].isCall() && isRoundTripBodyName(tree.ops[i].symbolName)) return true;
   return false;
 }
 
@@ -58,15 +58,15 @@ Error opError(const OpNode& call, std::string message) {
   return makeError(ErrorCode::kInvalid, "'func.call' op " + message, call.whole.begin);
 }
 
-class Matcher {
+class RoundTripMatcher {
  public:
-  explicit Matcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
+  explicit RoundTripMatcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
 
   Result<std::vector<ManualPlan>> run() {
     std::vector<ManualPlan> plans;
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
-      if (!op.isCall() || !isBodyName(op.symbolName)) continue;
+      if (!op.isCall() || !isRoundTripBodyName(op.symbolName)) continue;
       if (callsBody(tree_, symbols_, tree_.enclosingModule(i), op.symbolName)) continue;  // a later round
       SB_ASSIGN_OR_RETURN(std::optional<ManualPlan> p, plan(i));
       if (p) plans.push_back(std::move(*p));
@@ -200,7 +200,7 @@ class Matcher {
 
 Status runRoundTripShardMapImport(PassContext& ctx) {
   return inlineManualComputations(
-      ctx, [](const OpTree& tree) { return Matcher(tree).run(); }, isBodyName);
+      ctx, [](const OpTree& tree) { return RoundTripMatcher(tree).run(); }, isRoundTripBodyName);
 }
 
 }  // namespace shardbridge::module

@@ -42,17 +42,17 @@ bool isJaxBody(std::string_view n) { return n.find("shmap_body") != std::string_
 bool isExportBody(std::string_view n) {
   return n.find("xla.sdy.inlinable_manual_computation_body") != std::string_view::npos;
 }
-bool isBodyName(std::string_view n) { return isJaxBody(n) || isExportBody(n); }
+bool isShardMapBodyName(std::string_view n) { return isJaxBody(n) || isExportBody(n); }
 
-class Matcher {
+class StablehloMatcher {
  public:
-  explicit Matcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
+  explicit StablehloMatcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
 
   Result<std::vector<ManualPlan>> run() {
     std::vector<ManualPlan> plans;
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
-      if (!op.isCall() || !isBodyName(op.symbolName) || tree_.enclosingFunc(i) < 0) continue;
+      if (!op.isCall() || !isShardMapBodyName(op.symbolName) || tree_.enclosingFunc(i) < 0) continue;
       if (callsBody(tree_.enclosingModule(i), op.symbolName)) continue;  // a later round
       SB_ASSIGN_OR_RETURN(ManualPlan p, plan(i));
       plans.push_back(std::move(p));
@@ -65,7 +65,7 @@ class Matcher {
     int f = symbols_.lookup(module, name);
     if (f < 0) return false;
     for (int i : opsInside(tree_, f))
-      if (tree_.ops[i].isCall() && isBodyName(tree_.ops[i].symbolName)) return true;
+      if (tree_.ops[i].isCall() && isShardMapBodyName(tree_.ops[i].symbolName)) return true;
     return false;
   }
 
@@ -250,7 +250,7 @@ class Matcher {
 
 Status runStablehloShardMapImport(PassContext& ctx) {
   return inlineManualComputations(
-      ctx, [](const OpTree& tree) { return Matcher(tree).run(); }, isBodyName);
+      ctx, [](const OpTree& tree) { return StablehloMatcher(tree).run(); }, isShardMapBodyName);
 }
 
 }  // namespace shardbridge::module

@@ -170,6 +170,27 @@ std::string_view indentationAt(std::string_view t, size_t p) {
   return t.substr(b, e - b);
 }
 
+std::string_view trimBlanks(std::string_view s) {
+  while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::string joinComma(const std::vector<std::string>& items) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) s += ", ";
+    s += items[i];
+  }
+  return s;
+}
+
+std::string symbolRef(std::string_view name) {
+  for (char c : name)
+    if (!isIdentChar(c)) return "@\"" + std::string(name) + "\"";
+  return "@" + std::string(name);
+}
+
 std::string reindent(std::string_view text, std::string_view from, std::string_view to) {
   std::string out;
   size_t p = 0;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <utility>
 #include <optional>
 
@@ -63,6 +64,15 @@ module::TextSpan wholeLines(std::string_view t, module::TextSpan s);
 
 // The indentation (blanks) of the line holding offset `p`.
 std::string_view indentationAt(std::string_view t, size_t p);
+
+// `s` without its leading and trailing blanks.
+std::string_view trimBlanks(std::string_view s);
+
+// The strings joined by ", " (an operand or type list as MLIR prints it).
+std::string joinComma(const std::vector<std::string>& items);
+
+// `@name`, quoted (`@"a.b"`) when the name is not a bare identifier.
+std::string symbolRef(std::string_view name);
 
 // `text` with the prefix `from` taken off each line that starts with it and
 // `to` put before each non-empty line: a region's ops moved to another depth.

@@ -27,21 +27,15 @@
 namespace shardbridge::module {
 namespace {
 
-constexpr std::string_view kOriginal = "sdy.original_func_name";
 constexpr std::string_view kFuncManualAxes = "sdy.func_manual_axes";
 
 
-std::string symRef(std::string_view name) {
-  for (char c : name)
-    if (!module_lex::isIdentChar(c)) return "@\"" + std::string(name) + "\"";
-  return "@" + std::string(name);
-}
 
 // What makes two functions one: origin, manual axes, argument and result
 // shardings (as written; the import writes them canonically).
 std::string keyOf(std::string_view t, const OpNode& fn) {
   std::string key;
-  if (const AttrEntry* e = fn.dict.find(kOriginal)) {
+  if (const AttrEntry* e = fn.dict.find(kOriginalFuncName)) {
     std::string_view v = e->value.in(t);
     key += v.size() >= 2 && v.front() == '"' ? v.substr(1, v.size() - 2) : v;
   } else {
@@ -90,13 +84,13 @@ Status unflatten(PassContext& ctx, int module) {
   for (int i : calls) {
     const OpNode& op = tree.ops[i];
     std::string_view to = chosen[keyByName[op.symbolName]];
-    if (to != op.symbolName) ctx.rw.replace(op.symbol, symRef(to));
+    if (to != op.symbolName) ctx.rw.replace(op.symbol, module_lex::symbolRef(to));
   }
   for (int f : funcs) {
     const OpNode& fn = tree.ops[f];
-    if (!fn.dict.find(kOriginal) && !fn.dict.find(kFuncManualAxes)) continue;
+    if (!fn.dict.find(kOriginalFuncName) && !fn.dict.find(kFuncManualAxes)) continue;
     DictEditor ed(t, fn.dict);
-    ed.remove(kOriginal);
+    ed.remove(kOriginalFuncName);
     ed.remove(kFuncManualAxes);
     commitModuleDict(ctx.rw, t, fn, ed);
   }
