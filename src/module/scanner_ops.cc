@@ -131,6 +131,7 @@ Status Scanner::parseFunc() {
   };
   skipWs();
   SB_TRY(readValueList(SiteKind::kArg, true, "argument list", std::nullopt));
+  size_t end = p_;  // of the header so far: a declaration ends there
   skipWs();
   if (atArrow()) {
     p_ += 2;
@@ -146,6 +147,7 @@ Status Scanner::parseFunc() {
       SB_ASSIGN_OR_RETURN(Span type, readType());
       (void)type;
     }
+    end = p_;
     skipWs();
   }
   if (p_ + 10 <= t_.size() && t_.substr(p_, 10) == "attributes") {
@@ -153,10 +155,15 @@ Status Scanner::parseFunc() {
     skipWs();
     if (!at('{')) return parseError("expected '{' after 'attributes', got " + describe(t_, p_), p_);
     SB_TRY(skipBalanced());
+    end = p_;
     skipWs();
   }
   if (at('{')) return push('{', true);
-  return okStatus();  // a declaration
+  // A declaration: the line break after it must still start the next
+  // statement (a sharded function after a declaration was read as part of
+  // the declaration's line).
+  p_ = end;
+  return okStatus();
 }
 
 Status Scanner::parseMesh(size_t start) {

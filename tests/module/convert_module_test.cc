@@ -59,6 +59,24 @@ TEST(ExportModule, OnlyShardingsChangeAndMeshLinesGo) {
   EXPECT_EQ(exportOk(in), want);
 }
 
+// A declaration (no body) with a sharded argument, then a function: the
+// line break after the declaration still starts the next op. The scan read
+// `func.func @f(...)` as part of the declaration's line and failed on its
+// argument's sharding ("expected '<'", read as an op's sharding_per_value).
+TEST(ExportModule, FunctionAfterADeclaration) {
+  const std::string text =
+      "sdy.mesh @mesh = <[\"x\"=2]>\n"
+      "func.func private @decl(tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}]>})\n"
+      "func.func @f(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> tensor<4xf32> {\n"
+      "  return %a : tensor<4xf32>\n}\n";
+  auto out = exportModule(text);
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_EQ(out->text,
+            "func.func private @decl(tensor<4xf32> {mhlo.sharding = \"{devices=[2]<=[2]}\"})\n"
+            "func.func @f(%a: tensor<4xf32> {mhlo.sharding = \"{replicated}\"}) -> tensor<4xf32> {\n"
+            "  return %a : tensor<4xf32>\n}\n");
+}
+
 TEST(ExportModule, SdyAndMhloTogetherKeepOneMhloSharding) {
   std::string in =
       "sdy.mesh @m = <[\"x\"=2]>\n"
