@@ -1,5 +1,6 @@
 // exportModule (convert_module.h): the export pass over the old scanner.
 #include "module/convert_module_detail.h"
+#include "module/tree_scan.h"
 
 namespace shardbridge::module {
 namespace {
@@ -295,19 +296,47 @@ class ExportRewrite : public module_detail::ScanVisitor {
 
 }  // namespace
 
-Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOptions& options) {
+namespace {
+
+// The export over `scan`, which reports a module's events to a visitor
+// (scanText over the text, or scanTree over a pass's op tree).
+template <typename Scan>
+Result<ConvertedModule> exportWith(std::string_view text, const ExportModuleOptions& options, Scan&& scan) {
   sdy::Context ctx;
   ExportState state;
   state.aliases = collectTypeAliases(text, options.typeAliases);
   ExportCollect collect(text, ctx, state, options.readRoundTrip);
-  SB_TRY(module_detail::scanText(text, collect));
+  SB_TRY(scan(collect));
   Emitter out(text);
   ExportRewrite rewrite(text, ctx, state, out, options);
-  SB_TRY(module_detail::scanText(text, rewrite));
+  SB_TRY(scan(rewrite));
   ConvertedModule result;
   result.text = out.finish();
   result.warnings = std::move(state.warnings);
   return result;
+}
+
+}  // namespace
+
+Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOptions& options) {
+  return exportWith(text, options, [&](module_detail::ScanVisitor& v) -> Status {
+    SB_TRY(module_detail::scanText(text, v));
+    return okStatus();
+  });
+}
+
+Result<ConvertedModule> exportModuleOnTree(const OpTree& tree, TextSpan span, const ExportModuleOptions& options) {
+  std::string_view text = span.in(tree.text);
+  bool onTree = true;  // scanTree answers the same for both visitors
+  return exportWith(text, options, [&](module_detail::ScanVisitor& v) -> Status {
+    if (onTree) {
+      SB_ASSIGN_OR_RETURN(bool done, module_detail::scanTree(tree, span, v));
+      if (done) return okStatus();
+      onTree = false;
+    }
+    SB_TRY(module_detail::scanText(text, v));
+    return okStatus();
+  });
 }
 
 }  // namespace shardbridge::module

@@ -12,6 +12,7 @@
 
 #include "module/pass.h"
 #include "module/text_lex.h"
+#include "module/tree_scan.h"
 
 namespace shardbridge::module {
 namespace {
@@ -63,7 +64,9 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
     if (op.name == "sdy.mesh" && op.whole.begin >= span.begin && op.whole.end <= span.end)
       meshes.insert(std::string(op.symbolName));
   for (int attempt = 0; attempt < 2; ++attempt) {
-    Result<ConvertedModule> out = exportModule(text, options);
+    // The pass's op tree stands for the text unless clear-reverse-op-sharding rewrote it.
+    Result<ConvertedModule> out =
+        cleared.empty() ? exportModuleOnTree(ctx.tree, span, options) : exportModule(text, options);
     if (!out) {
       Error e = out.error();
       e = e.shifted(span.begin);

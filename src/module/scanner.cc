@@ -29,6 +29,14 @@ Status Scanner::opDict() {
   vd.opOffset = opOffset_;
   vd.manual = &scopes_.back();
   size_t save = p_;
+  SB_TRY(readOpTypes(vd));
+  p_ = save;  // the signature is read again by the main loop
+  return v_.onDict(vd);
+}
+
+Status Scanner::readOpTypes(ValueDict& vd) {
+  vd.types.clear();
+  vd.typesKnown = false;
   skipWs();
   // A literal between the dictionary and the type (`dense<...>` of constants).
   if (p_ < t_.size() && isIdentStart(t_[p_])) {
@@ -119,8 +127,7 @@ Status Scanner::opDict() {
     }
   }
   if (!vd.typesKnown) vd.types.clear();
-  p_ = save;  // the signature is read again by the main loop
-  return v_.onDict(vd);
+  return okStatus();
 }
 
 Status Scanner::statement() {
@@ -298,6 +305,23 @@ Result<ScanSummary> scanText(std::string_view text, ScanVisitor& visitor) {
   Scanner s(text, visitor);
   return s.run();
 }
+
+Status readOpTypesAfter(std::string_view text, size_t pos, std::string_view opResults, ValueDict& vd) {
+  return OpTypeReader(text).read(pos, opResults, vd);
+}
+
+struct OpTypeReader::Impl {
+  explicit Impl(std::string_view text) : scanner(text, none) {}
+  ScanVisitor none;
+  Scanner scanner;
+};
+OpTypeReader::OpTypeReader(std::string_view text) : impl_(std::make_unique<Impl>(text)) {}
+OpTypeReader::~OpTypeReader() = default;
+Status OpTypeReader::read(size_t pos, std::string_view opResults, ValueDict& vd) {
+  return impl_->scanner.typesAt(pos, opResults, vd);
+}
+
+bool isInterestingDict(const AttrDict& d) { return Scanner::interesting(d); }
 
 namespace {
 int hexValue(char c) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -147,6 +148,28 @@ inline constexpr size_t kMaxNesting = 4096;
 // error (the visitor's or a syntax error: an unterminated string, an
 // unbalanced bracket, a truncated construct), located by byte offset.
 Result<ScanSummary> scanText(std::string_view text, ScanVisitor& visitor);
+
+// The types of the values an op's dictionary is attached to, read from
+// `text` after the dictionary (which ends at `pos`) exactly as scanText
+// reads them for onDict: vd.types and vd.typesKnown are set. `opResults` is
+// the op's result list as written (`%0`, `%1:2`). Errors (kParse) as
+// scanText's on a malformed type.
+Status readOpTypesAfter(std::string_view text, size_t pos, std::string_view opResults, ValueDict& vd);
+// readOpTypesAfter for many ops of one text, with one reader's state.
+class OpTypeReader {
+ public:
+  explicit OpTypeReader(std::string_view text);
+  ~OpTypeReader();
+  Status read(size_t pos, std::string_view opResults, ValueDict& vd);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+// Whether scanText reports dictionary `d` to onDict: it holds sdy.sharding,
+// mhlo.sharding, xla.sdy.meshes or xla.sdy.manual_axes, or an xla.sdy.sharding
+// / xla.sdy.meshes inside mhlo.frontend_attributes.
+bool isInterestingDict(const AttrDict& d);
 
 // Decodes an MLIR string literal (with its quotes): \22 \" \\ \n \t \XX.
 // Errors (kParse) are located at the offending escape (offset into `literal`).

@@ -8,19 +8,16 @@
 #include <string>
 
 #include "module/scanner.h"
+#include "module/text_lex.h"
 
 namespace shardbridge::module_detail::scan_impl {
 
-inline bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-inline bool isIdentChar(char c) {
-  return isIdentStart(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-';
-}
+using module_lex::isBlank;
+using module_lex::isIdentChar;
+using module_lex::isIdentStart;
 inline bool isValueIdChar(char c) {
   return isIdentChar(c) || c == '#';
 }
-inline bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 inline Error parseError(std::string message, size_t offset) {
   return makeError(ErrorCode::kParse, std::move(message), offset);
@@ -77,6 +74,8 @@ class Scanner {
     size_t start = p_;
     ++p_;
     while (p_ < t_.size()) {
+      while (p_ < t_.size() && !module_lex::char_class::is(t_[p_], module_lex::char_class::kString)) ++p_;
+      if (p_ >= t_.size()) break;
       char c = t_[p_];
       if (c == '"') {
         ++p_;
@@ -123,6 +122,12 @@ class Scanner {
     stack.clear();
     size_t start = p_;
     while (p_ < t_.size()) {
+      // Bytes that neither open, close nor start a string, comment or
+      // arrow leave the stack as it is (the first byte is the opener).
+      while (!stack.empty() && p_ < t_.size() &&
+             !module_lex::char_class::is(t_[p_], module_lex::char_class::kBalance) && t_[p_] != '/')
+        ++p_;
+      if (p_ >= t_.size()) break;
       char c = t_[p_];
       switch (c) {
         case '"':
@@ -322,6 +327,7 @@ class Scanner {
     d.children.clear();
     d.whole = {};
   }
+ public:
   static bool interesting(const AttrDict& d) {
     for (const DictEntry& e : d.entries) {
       if (e.name == "sdy.sharding" || e.name == "mhlo.sharding" || e.name == "xla.sdy.meshes" ||
@@ -335,6 +341,7 @@ class Scanner {
     return false;
   }
 
+ private:
   // --- constructs ----------------------------------------------------------------
   Status parseModule();
   Status parseFunc();
@@ -342,6 +349,17 @@ class Scanner {
   Status parseConstraint(size_t nameBegin);
   Status parseManualComputation(size_t nameBegin);
   Status opDict();
+ public:
+  // The result types after an op's dictionary ending at `pos`, as opDict
+  // reads them (readOpTypesAfter, scanner.h).
+  Status typesAt(size_t pos, std::string_view opResults, ValueDict& vd) {
+    p_ = pos;
+    opResults_ = opResults;
+    return readOpTypes(vd);
+  }
+
+ private:
+  Status readOpTypes(ValueDict& vd);
   Status statement();
 
   Status push(char open, bool block, bool manual = false) {

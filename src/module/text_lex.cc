@@ -35,6 +35,8 @@ size_t skipValueName(std::string_view t, size_t p) {
 Result<size_t> skipString(std::string_view t, size_t p) {
   size_t start = p++;
   while (p < t.size()) {
+    while (p < t.size() && !char_class::is(t[p], char_class::kString)) ++p;
+    if (p >= t.size()) break;
     char c = t[p];
     if (c == '"') return p + 1;
     if (c == '\n') break;
@@ -52,6 +54,8 @@ Result<size_t> skipBalanced(std::string_view t, size_t p) {
   size_t depth = 0;
   size_t start = p;
   while (p < t.size()) {
+    while (p < t.size() && !char_class::is(t[p], char_class::kBalance)) ++p;
+    if (p >= t.size()) break;
     char c = t[p];
     switch (c) {
       case '"': {
@@ -99,6 +103,8 @@ Result<size_t> skipBalanced(std::string_view t, size_t p) {
 Result<size_t> skipAttrValue(std::string_view t, size_t p) {
   size_t begin = p;
   while (p < t.size()) {
+    while (p < t.size() && !char_class::is(t[p], char_class::kValue)) ++p;
+    if (p >= t.size()) break;
     char c = t[p];
     if (c == ',' || c == '}') {
       // Not the blanks before it: a dictionary wrapped over lines puts a

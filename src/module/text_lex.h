@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,13 +17,38 @@
 
 namespace shardbridge::module_lex {
 
-inline bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-inline bool isIdentChar(char c) {
-  return isIdentStart(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-';
-}
-inline bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// Character classes as one table lookup each: the lexing loops below run
+// once per byte of every parse, and a chain of comparisons per byte was a
+// measurable part of a module pipeline's time (docs/performance.md, "Module
+// throughput").
+namespace char_class {
+inline constexpr uint8_t kIdentStart = 1;  // a-z A-Z _
+inline constexpr uint8_t kIdentChar = 2;   // the above, 0-9 $ . -
+inline constexpr uint8_t kBlank = 4;       // space \t \n \r
+inline constexpr uint8_t kBalance = 8;     // what skipBalanced stops at: " ( [ { < ) ] } > -
+inline constexpr uint8_t kString = 16;     // what skipString stops at: " \\ \n
+inline constexpr uint8_t kValue = 32;      // what skipAttrValue stops at: , } " ( [ { < ) ] -
+struct Table {
+  uint8_t v[256] = {};
+  constexpr Table() {
+    for (int c = 0; c < 256; ++c) {
+      bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+      if (start) v[c] |= kIdentStart | kIdentChar;
+      if ((c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-') v[c] |= kIdentChar;
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') v[c] |= kBlank;
+    }
+    for (char c : {'"', '(', '[', '{', '<', ')', ']', '}', '>', '-'}) v[static_cast<unsigned char>(c)] |= kBalance;
+    for (char c : {'"', '\\', '\n'}) v[static_cast<unsigned char>(c)] |= kString;
+    for (char c : {',', '}', '"', '(', '[', '{', '<', ')', ']', '-'}) v[static_cast<unsigned char>(c)] |= kValue;
+  }
+};
+inline constexpr Table kTable{};
+inline bool is(char c, uint8_t cls) { return (kTable.v[static_cast<unsigned char>(c)] & cls) != 0; }
+}  // namespace char_class
+
+inline bool isIdentStart(char c) { return char_class::is(c, char_class::kIdentStart); }
+inline bool isIdentChar(char c) { return char_class::is(c, char_class::kIdentChar); }
+inline bool isBlank(char c) { return char_class::is(c, char_class::kBlank); }
 
 inline Error parseError(std::string message, size_t offset) {
   return makeError(ErrorCode::kParse, std::move(message), offset);

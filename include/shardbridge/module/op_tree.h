@@ -101,6 +101,7 @@ struct OpNode {
   TextSpan symbol;        // `@name` of module / func.func / sdy.mesh (or a symbol-defining op), empty otherwise
   std::string_view symbolName;  // without '@' and quotes
   AttrDictNode dict;      // the op's attribute dictionary (`attributes {...}` for module / func)
+  int dictCount = 0;      // dictionaries read outside the regions, `dict` and any other (nested in brackets)
   TextSpan properties;    // `<{...}>` in the generic form
   std::vector<ValueUse> uses;  // operand and other value uses outside regions, in text order
   std::vector<Region> regions;

@@ -1,0 +1,257 @@
+// scanTree (tree_scan.h): the scanner's events from an op tree. Each event
+// is placed where the scanner meets it (its dictionary, its name, the
+// module's body), so sorting by that offset gives the scanner's order.
+#include "module/tree_scan.h"
+
+#include <algorithm>
+
+#include "module/text_lex.h"
+
+namespace shardbridge::module_detail {
+namespace {
+
+using module::AttrDictNode;
+using module::OpNode;
+using module::OpTree;
+using module::TextSpan;
+
+enum class EventKind : uint8_t { kModuleDict, kModuleBody, kMesh, kArg, kResult, kOpDict, kOtherSdy };
+
+struct Event {
+  size_t pos;
+  EventKind kind;
+  int op;
+  int index;  // kArg / kResult
+};
+
+Span relative(TextSpan s, size_t base) { return {s.begin - base, s.end - base}; }
+
+// Whether any key of `d` can make it interesting (isInterestingDict), so
+// that only those dictionaries are converted.
+bool mayInterest(const AttrDictNode& d) {
+  for (const module::AttrEntry& e : d.entries)
+    if (e.name == "sdy.sharding" || e.name == "mhlo.sharding" || e.name == "xla.sdy.meshes" ||
+        e.name == "xla.sdy.manual_axes" || e.name == "mhlo.frontend_attributes")
+      return true;
+  return false;
+}
+
+// `d` as the scanner's AttrDict, offsets relative to `base`; the dictionary
+// of `mhlo.frontend_attributes` read as its child, as the scanner does.
+// False when that child nests another frontend dictionary (the scanner
+// reads one more level; this walk does not).
+Result<bool> convertDict(std::string_view full, const AttrDictNode& d, size_t base, int depth, AttrDict& out) {
+  out.whole = relative(d.whole, base);
+  out.entries.clear();
+  out.children.clear();
+  out.entries.reserve(d.entries.size());
+  for (const module::AttrEntry& e : d.entries) {
+    DictEntry x;
+    x.whole = relative(e.whole, base);
+    x.key = relative(e.key, base);
+    x.name = e.name;
+    x.value = relative(e.value, base);
+    if (e.name == "mhlo.frontend_attributes" && !e.value.empty() && full[e.value.begin] == '{') {
+      if (depth > 0) return false;
+      SB_ASSIGN_OR_RETURN(AttrDictNode child, module::parseAttrDict(full, e.value.begin));
+      AttrDict converted;
+      SB_ASSIGN_OR_RETURN(bool ok, convertDict(full, child, base, depth + 1, converted));
+      if (!ok) return false;
+      x.nested = static_cast<int>(out.children.size());
+      out.children.push_back(std::move(converted));
+    }
+    out.entries.push_back(x);
+  }
+  return true;
+}
+
+bool within(const OpNode& op, TextSpan span) { return op.whole.begin >= span.begin && op.whole.end <= span.end; }
+
+// The `sdy.mesh @name = <...>` body and the statement's end as the scanner
+// reads them (a dictionary after the body belongs to the statement).
+bool meshSpans(std::string_view t, const OpNode& op, TextSpan& body, size_t& end) {
+  size_t p = module_lex::skipBlanks(t, op.symbol.end);
+  if (p >= t.size() || t[p] != '=') return false;
+  p = module_lex::skipBlanks(t, p + 1);
+  if (p >= t.size() || t[p] != '<') return false;
+  auto close = module_lex::skipBalanced(t, p);
+  if (!close) return false;
+  body = {p, *close};
+  end = *close;
+  size_t q = module_lex::skipBlanks(t, end);
+  if (q < t.size() && t[q] == '{') {
+    auto dictEnd = module_lex::skipBalanced(t, q);
+    if (!dictEnd) return false;
+    end = *dictEnd;
+  }
+  return true;
+}
+
+// Where ` attributes` starts before a module's dictionary at `dictBegin`,
+// blanks before the keyword included, or npos.
+size_t attributesKeyword(std::string_view t, size_t dictBegin) {
+  size_t p = dictBegin;
+  while (p > 0 && module_lex::isBlank(t[p - 1])) --p;
+  if (p < 10 || t.substr(p - 10, 10) != "attributes") return std::string_view::npos;
+  p -= 10;
+  while (p > 0 && module_lex::isBlank(t[p - 1])) --p;
+  return p;
+}
+
+}  // namespace
+
+Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor) {
+  std::string_view full = tree.text;
+  std::string_view text = span.in(full);
+  size_t base = span.begin;
+  std::vector<Event> events;
+  bool sawModule = false;
+  for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
+    const OpNode& op = tree.ops[static_cast<size_t>(i)];
+    if (!within(op, span)) continue;
+    bool custom = !op.generic;
+    if (custom && (op.name == "sdy.sharding_constraint" || op.name == "sdy.manual_computation")) return false;
+    if (op.dictCount > (op.dict.present() ? 1 : 0)) return false;
+    // The generic form's dictionary after a region: the scanner attributes
+    // it to the region's last op.
+    if (op.generic && op.dict.present() && !op.regions.empty() && op.dict.whole.begin > op.regions[0].whole.begin)
+      return false;
+    bool topInSpan = op.parent < 0 || !within(tree.ops[static_cast<size_t>(op.parent)], span);
+    if (custom && op.name == "module" && op.resultDefs.empty()) {
+      if (op.dict.present()) {
+        if (attributesKeyword(full, op.dict.whole.begin) == std::string_view::npos) return false;
+        events.push_back({op.dict.whole.begin, EventKind::kModuleDict, i, 0});
+      }
+      if (topInSpan && !sawModule && !op.regions.empty()) {
+        sawModule = true;
+        events.push_back({op.regions[0].whole.begin, EventKind::kModuleBody, i, 0});
+      }
+      continue;
+    }
+    if (custom && op.name == "func.func" && op.resultDefs.empty()) {
+      for (size_t a = 0; a < op.funcArgs.size(); ++a)
+        if (op.funcArgs[a].dict.present() && mayInterest(op.funcArgs[a].dict))
+          events.push_back({op.funcArgs[a].dict.whole.begin, EventKind::kArg, i, static_cast<int>(a)});
+      for (size_t r = 0; r < op.funcResults.size(); ++r)
+        if (op.funcResults[r].dict.present() && mayInterest(op.funcResults[r].dict))
+          events.push_back({op.funcResults[r].dict.whole.begin, EventKind::kResult, i, static_cast<int>(r)});
+      continue;
+    }
+    if (custom && op.name == "sdy.mesh" && op.resultDefs.empty()) {
+      events.push_back({op.whole.begin, EventKind::kMesh, i, 0});
+      continue;
+    }
+    if (custom && op.name.starts_with("sdy.") && op.name != "sdy.return")
+      events.push_back({op.nameSpan.begin, EventKind::kOtherSdy, i, 0});
+    if (op.dict.present() && mayInterest(op.dict))
+      events.push_back({op.dict.whole.begin, EventKind::kOpDict, i, 0});
+  }
+  bool values = visitor.wantsValueDicts();
+  auto dictOf = [&](const Event& ev) -> const AttrDictNode* {
+    const OpNode& op = tree.ops[static_cast<size_t>(ev.op)];
+    switch (ev.kind) {
+      case EventKind::kModuleDict:
+      case EventKind::kOpDict:
+        return &op.dict;
+      case EventKind::kArg:
+        return &op.funcArgs[static_cast<size_t>(ev.index)].dict;
+      case EventKind::kResult:
+        return &op.funcResults[static_cast<size_t>(ev.index)].dict;
+      default:
+        return nullptr;
+    }
+  };
+  // Only a frontend dictionary can make the conversion give up: those are
+  // converted before any event goes out, so that a fallback reports
+  // nothing twice; the others as they are reported.
+  std::vector<AttrDict> early;
+  std::vector<int> earlyIndex(events.size(), -1);
+  for (size_t e = 0; e < events.size(); ++e) {
+    const AttrDictNode* d = dictOf(events[e]);
+    if (!d || !d->find("mhlo.frontend_attributes")) continue;
+    if (!values && events[e].kind != EventKind::kModuleDict) continue;
+    earlyIndex[e] = static_cast<int>(early.size());
+    early.emplace_back();
+    SB_ASSIGN_OR_RETURN(bool ok, convertDict(full, *d, base, 0, early.back()));
+    if (!ok) return false;
+  }
+  std::vector<size_t> order(events.size());
+  for (size_t e = 0; e < order.size(); ++e) order[e] = e;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return events[a].pos < events[b].pos; });
+
+  static const ManualScope kNoManual;
+  AttrDict scratch;  // the dictionary being reported, when not converted early
+  module_detail::OpTypeReader types(text);
+  for (size_t e : order) {
+    const Event& ev = events[e];
+    const OpNode& op = tree.ops[static_cast<size_t>(ev.op)];
+    bool valueEvent = ev.kind == EventKind::kArg || ev.kind == EventKind::kResult || ev.kind == EventKind::kOpDict;
+    if (valueEvent && !values) continue;
+    const AttrDict* converted = nullptr;
+    if (earlyIndex[e] >= 0) {
+      converted = &early[static_cast<size_t>(earlyIndex[e])];
+    } else if (const AttrDictNode* d = dictOf(ev)) {
+      SB_ASSIGN_OR_RETURN(bool ok, convertDict(full, *d, base, 0, scratch));
+      (void)ok;  // without a frontend dictionary it cannot give up
+      converted = &scratch;
+    }
+    const AttrDict& dict = converted ? *converted : scratch;
+    ValueDict vd;
+    vd.dict = &dict;
+    vd.manual = &kNoManual;
+    switch (ev.kind) {
+      case EventKind::kModuleDict:
+        if (!isInterestingDict(dict)) break;
+        vd.kind = SiteKind::kModule;
+        vd.attributesKeyword = attributesKeyword(full, op.dict.whole.begin) - base;
+        SB_TRY(visitor.onDict(vd));
+        break;
+      case EventKind::kModuleBody:
+        SB_TRY(visitor.onModule(ModuleInfo{true, op.regions[0].whole.begin + 1 - base}));
+        break;
+      case EventKind::kMesh: {
+        TextSpan body;
+        size_t end = 0;
+        if (!meshSpans(full, op, body, end))
+          return makeError(ErrorCode::kParse, "malformed sdy.mesh", op.whole.begin - base);
+        MeshOp mesh;
+        mesh.name = op.symbolName;
+        mesh.statement = {op.whole.begin - base, end - base};
+        mesh.body = relative(body, base);
+        SB_TRY(visitor.onMesh(mesh));
+        break;
+      }
+      case EventKind::kArg:
+      case EventKind::kResult: {
+        if (!isInterestingDict(dict)) break;
+        bool arg = ev.kind == EventKind::kArg;
+        vd.kind = arg ? SiteKind::kArg : SiteKind::kResult;
+        vd.funcName = op.symbolName;
+        vd.index = ev.index;
+        TextSpan type = arg ? op.funcArgs[static_cast<size_t>(ev.index)].type
+                            : op.funcResults[static_cast<size_t>(ev.index)].type;
+        if (arg) vd.argName = op.funcArgs[static_cast<size_t>(ev.index)].name.in(full);
+        vd.types.push_back(relative(type, base));
+        vd.typesKnown = true;
+        SB_TRY(visitor.onDict(vd));
+        break;
+      }
+      case EventKind::kOpDict: {
+        if (!isInterestingDict(dict)) break;
+        vd.kind = SiteKind::kOp;
+        vd.opResults = op.results.in(full);
+        vd.opName = op.name;
+        vd.opOffset = op.whole.begin - base;
+        SB_TRY(types.read(op.dict.whole.end - base, vd.opResults, vd));
+        SB_TRY(visitor.onDict(vd));
+        break;
+      }
+      case EventKind::kOtherSdy:
+        SB_TRY(visitor.onOtherSdyOp(op.name, op.nameSpan.begin - base));
+        break;
+    }
+  }
+  return true;
+}
+
+}  // namespace shardbridge::module_detail

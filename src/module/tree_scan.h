@@ -1,0 +1,38 @@
+// The old scanner's events (scanner.h) read off an op tree that a pass has
+// already parsed, so that the conversion of a module's shardings does not
+// scan its text again (twice: once to collect the meshes, once to rewrite).
+// Internal to src/module/.
+#pragma once
+
+#include "module/scanner.h"
+#include "shardbridge/module/convert_module.h"
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module_detail {
+
+// Calls `visitor` as scanText(span.in(tree.text), visitor) would, with every
+// offset relative to span.begin: onModule and onDict(kModule) for the first
+// top-level `module` op, onMesh, onDict for the interesting dictionaries
+// (isInterestingDict) of func arguments, func results and ops, and
+// onOtherSdyOp, in text order.
+//
+// Returns false, having called nothing, when the span holds a construct
+// whose events this walk does not reproduce exactly; the caller then scans
+// the text: an sdy.sharding_constraint or sdy.manual_computation (they
+// carry spans and manual scopes the tree does not hold), an op with more
+// than one dictionary outside its regions, or a `mhlo.frontend_attributes`
+// dictionary that nests another one.
+// Errors: the visitor's, and readOpTypesAfter's on a malformed type.
+Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor);
+
+}  // namespace shardbridge::module_detail
+
+namespace shardbridge::module {
+
+// exportModule(span.in(tree.text), options) (convert_module.h), with the
+// events read off `tree` when scanTree can, else by scanning the text as
+// exportModule does. Output, warnings and errors are exportModule's, with
+// offsets relative to span.begin.
+Result<ConvertedModule> exportModuleOnTree(const OpTree& tree, TextSpan span, const ExportModuleOptions& options);
+
+}  // namespace shardbridge::module
