@@ -1,5 +1,6 @@
 // importModule (convert_module.h): the import pass over the old scanner.
 #include "module/convert_module_detail.h"
+#include "module/tree_scan.h"
 
 namespace shardbridge::module {
 namespace {
@@ -330,12 +331,17 @@ std::pair<size_t, std::string> insertion(std::string_view t, const ScanSummary& 
 
 }  // namespace
 
-Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOptions& options) {
+namespace {
+
+// The import over `scan`, which reports a module's events to a visitor and
+// returns the scan's summary (scanText, or scanTree over a pass's tree).
+template <typename Scan>
+Result<ConvertedModule> importWith(std::string_view text, const ImportModuleOptions& options, Scan&& scan) {
   sdy::Context ctx;
   ImportState state;
   state.aliases = collectTypeAliases(text, options.typeAliases);
   ImportCollect collect(text, ctx, state);
-  SB_ASSIGN_OR_RETURN(ScanSummary summary, module_detail::scanText(text, collect));
+  SB_ASSIGN_OR_RETURN(ScanSummary summary, scan(collect));
 
   std::vector<std::string> lines;
   for (const auto& [name, mesh] : state.roundTrip)
@@ -390,10 +396,31 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
   }
   ImportRewrite rewrite(text, ctx, state, out, options, mesh, std::move(singleDevice));
   rewrite.meshName_ = meshName;
-  SB_TRY(module_detail::scanText(text, rewrite));
+  SB_TRY(scan(rewrite));
   ConvertedModule result;
   result.text = out.finish();
   return result;
+}
+
+}  // namespace
+
+Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOptions& options) {
+  return importWith(text, options,
+                    [&](module_detail::ScanVisitor& v) { return module_detail::scanText(text, v); });
+}
+
+Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options) {
+  std::string_view text = span.in(tree.text);
+  bool onTree = true;  // scanTree answers the same for both visitors
+  return importWith(text, options, [&](module_detail::ScanVisitor& v) -> Result<ScanSummary> {
+    if (onTree) {
+      ScanSummary summary;
+      SB_ASSIGN_OR_RETURN(bool done, module_detail::scanTree(tree, span, v, &summary));
+      if (done) return summary;
+      onTree = false;
+    }
+    return module_detail::scanText(text, v);
+  });
 }
 
 }  // namespace shardbridge::module

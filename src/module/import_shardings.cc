@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "module/tree_scan.h"
 #include "module/import_common.h"
 #include "module/pass.h"
 #include "module/scanner.h"
@@ -132,7 +133,7 @@ Status runImportShardings(PassContext& ctx) {
   if (modules.empty()) spans.push_back({0, ctx.text().size()});
   for (int m : modules) spans.push_back(tree.ops[m].whole);
   for (TextSpan span : spans) {
-    Result<ConvertedModule> out = importModule(span.in(ctx.text()), options);
+    Result<ConvertedModule> out = importModuleOnTree(ctx.tree, span, options);
     if (!out) {
       Error e = out.error();
       e = e.shifted(span.begin);

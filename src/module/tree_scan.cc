@@ -100,12 +100,19 @@ size_t attributesKeyword(std::string_view t, size_t dictBegin) {
 
 }  // namespace
 
-Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor) {
+Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, ScanSummary* summary) {
   std::string_view full = tree.text;
   std::string_view text = span.in(full);
   size_t base = span.begin;
   std::vector<Event> events;
   bool sawModule = false;
+  int firstModule = -1;
+  // The scanner's summary: the first op of the first top-level module's
+  // body, or a top-level op before any module.
+  ScanSummary found;
+  auto noteFirst = [&](const OpNode& op) {
+    if (found.firstStatement == std::string_view::npos) found.firstStatement = op.whole.begin - base;
+  };
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[static_cast<size_t>(i)];
     if (!within(op, span)) continue;
@@ -117,13 +124,18 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor) {
     if (op.generic && op.dict.present() && !op.regions.empty() && op.dict.whole.begin > op.regions[0].whole.begin)
       return false;
     bool topInSpan = op.parent < 0 || !within(tree.ops[static_cast<size_t>(op.parent)], span);
-    if (custom && op.name == "module" && op.resultDefs.empty()) {
+    bool isModule = custom && op.name == "module" && op.resultDefs.empty();
+    if ((topInSpan && !sawModule && !isModule) || (firstModule >= 0 && op.parent == firstModule)) noteFirst(op);
+    if (isModule) {
       if (op.dict.present()) {
         if (attributesKeyword(full, op.dict.whole.begin) == std::string_view::npos) return false;
         events.push_back({op.dict.whole.begin, EventKind::kModuleDict, i, 0});
       }
       if (topInSpan && !sawModule && !op.regions.empty()) {
         sawModule = true;
+        firstModule = i;
+        found.explicitModule = true;
+        found.moduleBodyStart = op.regions[0].whole.begin + 1 - base;
         events.push_back({op.regions[0].whole.begin, EventKind::kModuleBody, i, 0});
       }
       continue;
@@ -251,6 +263,7 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor) {
         break;
     }
   }
+  if (summary) *summary = found;
   return true;
 }
 

@@ -22,8 +22,10 @@ namespace shardbridge::module_detail {
 // carry spans and manual scopes the tree does not hold), an op with more
 // than one dictionary outside its regions, or a `mhlo.frontend_attributes`
 // dictionary that nests another one.
+// `summary`, when given, receives what scanText returns.
 // Errors: the visitor's, and readOpTypesAfter's on a malformed type.
-Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor);
+Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor,
+                      ScanSummary* summary = nullptr);
 
 }  // namespace shardbridge::module_detail
 
@@ -34,5 +36,7 @@ namespace shardbridge::module {
 // exportModule does. Output, warnings and errors are exportModule's, with
 // offsets relative to span.begin.
 Result<ConvertedModule> exportModuleOnTree(const OpTree& tree, TextSpan span, const ExportModuleOptions& options);
+// importModule (convert_module.h) likewise.
+Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options);
 
 }  // namespace shardbridge::module
