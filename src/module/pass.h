@@ -64,6 +64,10 @@ Status runUnflattenCallGraph(PassContext&);           // sdy-unflatten-call-grap
 
 // The attribute sdy-flatten-call-graph records a clone's source function in.
 inline constexpr std::string_view kOriginalFuncName = "sdy.original_func_name";
+// The attribute the round-trip shard-map import gives each function called
+// inside a manual computation (its manual axes; Shardy's kFuncManualAxes),
+// which sdy-unflatten-call-graph keys on.
+inline constexpr std::string_view kFuncManualAxes = "sdy.func_manual_axes";
 
 // The indentation of the ops of module `module` (-1: the implicit top-level
 // module): that of its first op, else two blanks (none at top level).
