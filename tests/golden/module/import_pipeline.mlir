@@ -457,6 +457,51 @@ func.func @main(%arg0: tuple<>, %arg1: tensor<2xf32>) -> tuple<> {
 // CMD: convert
 // ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
 // INPUT: file
+// stablehlo_canonicalize_from_hlo_import.cpp expandTupledTensorInReturnOp on a module printed with
+// locations: the new arguments are inserted, and the stablehlo.tuple rebuilding the old one created, at
+// the function's location (`func.getBody().getLoc()`, the func.func's loc), and MLIR prints an
+// argument's location after it, so every leaf of %arg1 and both tuples carry the function's
+// `loc(#loc1)`; the other arguments keep theirs, dictionary and location, as written.
+// CHECK: #loc1 = loc("main.py":3:0)
+// CHECK: #loc2 = loc("x")
+// CHECK: #loc3 = loc("pair")
+// CHECK: module @located {
+// CHECK:   func.func @main(%arg0: tensor<2xf32> loc("x"), %arg1_0: tensor<4xf32> loc(#loc1), %arg1_1: tensor<8xf32> loc(#loc1), %arg1_2: tensor<1xf32> loc(#loc1), %arg2: tensor<3xf32> {mhlo.sharding = "{replicated}"} loc("y")) -> tensor<4xf32> {
+// CHECK:     %arg1_tuple = stablehlo.tuple %arg1_1, %arg1_2 : tuple<tensor<8xf32>, tensor<1xf32>> loc(#loc1)
+// CHECK:     %arg1 = stablehlo.tuple %arg1_0, %arg1_tuple : tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>> loc(#loc1)
+// CHECK:     %0 = stablehlo.get_tuple_element %arg1[0] : (tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>>) -> tensor<4xf32> loc(#loc1)
+// CHECK:     return %0 : tensor<4xf32> loc(#loc1)
+// CHECK:   } loc(#loc1)
+// CHECK: } loc(#loc1)
+#loc1 = loc("main.py":3:0)
+#loc2 = loc("x")
+#loc3 = loc("pair")
+module @located {
+  func.func @main(%arg0: tensor<2xf32> loc("x"), %arg1: tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>> loc(#loc3), %arg2: tensor<3xf32> {mhlo.sharding = "{replicated}"} loc("y")) -> tensor<4xf32> {
+    %0 = stablehlo.get_tuple_element %arg1[0] : (tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>>) -> tensor<4xf32> loc(#loc1)
+    return %0 : tensor<4xf32> loc(#loc1)
+  } loc(#loc1)
+} loc(#loc1)
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// expandTupledTensorInReturnOp, as above, on a function whose location is not written (MLIR would
+// give it the position it was parsed at): beyond upstream, the leaves and the rebuilt tuple keep the
+// old argument's location rather than none.
+// CHECK: func.func @main(%arg0_0: tensor<4xf32> loc("t"), %arg0_1: tensor<2xf32> loc("t"), %arg1: tensor<2xf32> loc("u")) -> tensor<4xf32> {
+// CHECK:   %arg0 = stablehlo.tuple %arg0_0, %arg0_1 : tuple<tensor<4xf32>, tensor<2xf32>> loc("t")
+// CHECK:   %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<4xf32>, tensor<2xf32>>) -> tensor<4xf32>
+// CHECK:   return %0 : tensor<4xf32>
+// CHECK: }
+func.func @main(%arg0: tuple<tensor<4xf32>, tensor<2xf32>> loc("t"), %arg1: tensor<2xf32> loc("u")) -> tensor<4xf32> {
+  %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<4xf32>, tensor<2xf32>>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
 // stablehlo_canonicalize_from_hlo_import.mlir @while_op_original_value_index_shifting, with our
 // own values: the second operand is returned as its own iteration argument, so the loop stops
 // carrying it (WhileOpImplicitCapture); the condition reads %arg1, the later results are
