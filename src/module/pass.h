@@ -59,6 +59,7 @@ Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-tri
 Status runFlattenEntryFunctionTuples(PassContext&);   // stablehlo-ext-flatten-entry-function-tuples
 Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-flatten-custom-call-tuples
 Status runWhileOpImplicitCapture(PassContext&);      // stablehlo-ext-while-op-implicit-capture
+Status runFoldTuplesAndReshapes(PassContext&);       // stablehlo-ext-fold-tuples-and-reshapes (hlo_import_folds.cc)
 Status runFlattenCallGraph(PassContext&);             // sdy-flatten-call-graph (flatten_call_graph.cc)
 Status runUnflattenCallGraph(PassContext&);           // sdy-unflatten-call-graph (unflatten_call_graph.cc)
 

@@ -755,13 +755,13 @@ module @two_bodies attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{me
 // INPUT: file
 // import_shardy_attrs.cc kInTupleShardings after stablehlo-ext-canonicalize-from-hlo-import flattened
 // @main's tuple argument (HLO's tuple-args form): xla.sdy.tuple_args_shardings gives the flat
-// arguments their shardings, and the body reads a stablehlo.tuple of them.
+// arguments their shardings; the body's get_tuple_element of the stablehlo.tuple rebuilding the
+// argument is the leaf (stablehlo_canonicalize_from_hlo_import.mlir @get_tuple_element), and the
+// tuple, read by nothing else, goes.
 // CHECK: module @tuple_args {
 // CHECK:   sdy.mesh @mesh = <["a"=2]>
 // CHECK:   func.func @main(%arg0_0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}, %arg0_1: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> tensor<8xf32> {
-// CHECK:     %arg0 = stablehlo.tuple %arg0_0, %arg0_1 : tuple<tensor<8xf32>, tensor<4xf32>>
-// CHECK:     %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<8xf32>, tensor<4xf32>>) -> tensor<8xf32>
-// CHECK:     return %0 : tensor<8xf32>
+// CHECK:     return %arg0_0 : tensor<8xf32>
 // CHECK:   }
 // CHECK: }
 module @tuple_args attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}", xla.sdy.tuple_args_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>, <@mesh, [{}]>]>"}} {
