@@ -44,7 +44,7 @@ namespace shardbridge::module {
 namespace {
 
 // A value: `%name` and its index in the op's result group.
-using ValueKey = std::pair<std::string_view, int>;
+using FoldValue = std::pair<std::string_view, int>;
 
 // `s` without blanks between tokens collapsed to one (types compared as MLIR
 // would, whatever their spacing).
@@ -96,17 +96,17 @@ class TupleReshapeFolder {
     int result = 0;
   };
 
-  ValueKey resolve(ValueKey v) const {
+  FoldValue resolve(FoldValue v) const {
     for (auto it = repl_.find(v); it != repl_.end(); it = repl_.find(v)) v = it->second;
     return v;
   }
-  std::string textOf(ValueKey v) const {
+  std::string textOf(FoldValue v) const {
     auto d = defs_.find(v);
     bool group = d != defs_.end() && resultCount(tree_.ops[d->second.op]) > 1;
     return std::string(v.first) + (group ? "#" + std::to_string(v.second) : std::string());
   }
   // The live op defining `v`, or -1 (a block argument, or erased).
-  int liveDef(ValueKey v) const {
+  int liveDef(FoldValue v) const {
     auto d = defs_.find(v);
     if (d == defs_.end() || erased_.count(d->second.op)) return -1;
     return d->second.op;
@@ -119,11 +119,11 @@ class TupleReshapeFolder {
       }
     return true;
   }
-  ValueKey resultOf(const OpNode& op) const { return {op.resultDefs[0].name.in(t_), 0}; }
+  FoldValue resultOf(const OpNode& op) const { return {op.resultDefs[0].name.in(t_), 0}; }
 
   // `from` (the single result of op `i`) is `to` from now on; op `i` goes.
-  void replaceAndErase(int i, ValueKey to) {
-    ValueKey from = resultOf(tree_.ops[i]);
+  void replaceAndErase(int i, FoldValue to) {
+    FoldValue from = resultOf(tree_.ops[i]);
     repl_[from] = to;
     uses_[to] += uses_[from];
     uses_[from] = 0;
@@ -139,7 +139,7 @@ class TupleReshapeFolder {
       work.pop_back();
       if (!erased_.insert(o).second) continue;
       for (const ValueUse& u : tree_.ops[o].uses) {
-        ValueKey v = resolve({u.name, u.index});
+        FoldValue v = resolve({u.name, u.index});
         if (--uses_[v] > 0) continue;
         int d = liveDef(v);
         if (d < 0) continue;
@@ -159,7 +159,7 @@ class TupleReshapeFolder {
     if (!types.known || types.operands.size() != 1 || types.results.size() != 1 ||
         typeKey(types.operands[0]) != typeKey(types.results[0]))
       return;
-    ValueKey src = resolve({op.uses[0].name, op.uses[0].index});
+    FoldValue src = resolve({op.uses[0].name, op.uses[0].index});
     int dest = liveDef(src);
     if (dest >= 0 && op.dict.present() && !op.dict.entries.empty()) merge(i, dest);
     replaceAndErase(i, src);
@@ -181,12 +181,12 @@ class TupleReshapeFolder {
     if (op.uses.empty() || op.resultDefs.size() != 1 || op.resultDefs[0].count != 1 || unused(op)) return;
     OpTypes own = opTypes(tree_, op);
     if (!own.known || own.results.size() != 1) return;
-    std::optional<ValueKey> source;
+    std::optional<FoldValue> source;
     for (size_t k = 0; k < op.uses.size(); ++k) {
       int g = liveDef(resolve({op.uses[k].name, op.uses[k].index}));
       if (g < 0 || tupleElementIndex(t_, tree_.ops[g]) != static_cast<int>(k)) return;
       const OpNode& gte = tree_.ops[g];
-      ValueKey from = resolve({gte.uses[0].name, gte.uses[0].index});
+      FoldValue from = resolve({gte.uses[0].name, gte.uses[0].index});
       if (source && *source != from) return;
       if (!source) {
         // The type of the tuple read: the get_tuple_element's operand type.
@@ -245,8 +245,8 @@ class TupleReshapeFolder {
       }
       if (erasedParent(i)) continue;
       for (const ValueUse& u : tree_.ops[i].uses) {
-        ValueKey v = resolve({u.name, u.index});
-        if (v != ValueKey{u.name, u.index}) ctx_.rw.replace(u.span, textOf(v));
+        FoldValue v = resolve({u.name, u.index});
+        if (v != FoldValue{u.name, u.index}) ctx_.rw.replace(u.span, textOf(v));
       }
     }
     for (const auto& [op, attrs] : merged_) {
@@ -278,9 +278,9 @@ class TupleReshapeFolder {
   std::string_view t_;
   int func_;
   std::vector<int> ops_;
-  std::map<ValueKey, Def> defs_;
-  std::map<ValueKey, int> uses_;
-  std::map<ValueKey, ValueKey> repl_;
+  std::map<FoldValue, Def> defs_;
+  std::map<FoldValue, int> uses_;
+  std::map<FoldValue, FoldValue> repl_;
   std::set<int> erased_;
   std::map<int, std::vector<std::pair<std::string, std::string>>> merged_;
 };
