@@ -99,27 +99,6 @@ std::optional<TypeTree> typeTree(const OpTree& tree, const std::string& type, in
 }
 
 
-// The `[i]` of a get_tuple_element (`{index = i : i32}` in the generic form), or -1.
-int gteIndex(std::string_view t, const OpNode& op) {
-  if (op.name != "stablehlo.get_tuple_element" || op.uses.size() != 1 || op.resultDefs.size() != 1) return -1;
-  std::string_view n;
-  if (op.generic) {
-    const AttrEntry* e = op.dict.find("index");
-    if (!e) return -1;
-    n = e->value.in(t);
-    n = n.substr(0, n.find(':'));
-    while (!n.empty() && module_lex::isBlank(n.back())) n.remove_suffix(1);
-  } else {
-    size_t p = op.uses[0].span.end;
-    if (p >= t.size() || t[p] != '[') return -1;
-    size_t e = t.find(']', p);
-    if (e == std::string_view::npos) return -1;
-    n = t.substr(p + 1, e - p - 1);
-  }
-  if (n.empty() || n.size() > 6 || n.find_first_not_of("0123456789") != std::string_view::npos) return -1;
-  return std::stoi(std::string(n));
-}
-
 // The number of shardings in `#sdy.sharding_per_value<[<...>, ...]>`, or -1.
 long perValueCount(std::string_view v) {
   size_t open = v.find("<[");
@@ -261,7 +240,7 @@ class Flattener {
     if (it == scope(func).users.end()) return;
     for (int u : it->second) {
       const OpNode& g = tree_.ops[u];
-      int idx = gteIndex(t_, g);
+      int idx = tupleElementIndex(t_, g);
       if (idx < 0 || idx >= static_cast<int>(k.type->elems.size()) || g.uses[0].name != name) continue;
       size_t off = 0;
       for (int e = 0; e < idx; ++e) off += k.type->elems[e].leaves;

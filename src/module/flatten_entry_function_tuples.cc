@@ -16,7 +16,9 @@
 //     return %2, %arg1 : A, D
 // As upstream:
 // - the new arguments have no attributes: a tuple argument's dictionary goes
-//   (its sharding too, which is warned about here);
+//   (its sharding too, which is warned about here); they and the tuples
+//   rebuilding the old argument are at the function's location, written
+//   `loc(...)` when the old argument had one;
 // - the old argument's uses read a `stablehlo.tuple` of the new ones, built at
 //   the top of the body (inner tuples first) unless nothing else reads it;
 // - a returned tuple is replaced by the operands of the `stablehlo.tuple` that
@@ -128,13 +130,14 @@ class EntryFlattener {
         continue;
       }
       std::string leaf = names().next(stem + "_" + std::to_string(args.size()));
-      args.push_back(leaf + ": " + e);
+      args.push_back(leaf + ": " + e + newLoc_);
       leaves.push_back(leaf);
       parts.push_back(leaf);
     }
     argTuples_[name].elements = parts;
-    defs.push_back(parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + collapsedBlanks(type)
-                                 : name + " = stablehlo.tuple " + module_lex::joinComma(parts) + " : " + collapsedBlanks(type));
+    defs.push_back((parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + collapsedBlanks(type)
+                                  : name + " = stablehlo.tuple " + module_lex::joinComma(parts) + " : " + collapsedBlanks(type)) +
+                   newLoc_);
     return okStatus();
   }
 
@@ -237,7 +240,7 @@ class EntryFlattener {
     for (size_t a = 0; a < fn.funcArgs.size(); ++a) {
       const ValueDef& arg = fn.funcArgs[a];
       std::string type(arg.type.in(t_));
-      size_t end = std::max(arg.type.end, arg.dict.present() ? arg.dict.whole.end : arg.type.end);
+      size_t end = argEnd(arg);
       if (!elements(type)) {
         argTexts.push_back(std::string(t_.substr(arg.name.begin, end - arg.name.begin)));
         continue;
@@ -247,6 +250,12 @@ class EntryFlattener {
         ctx_.warn(arg.dict.whole.begin, "the sharding of tuple argument " + name +
                                             " of @main is dropped: its leaves become arguments without "
                                             "attributes, as upstream's canonicalize-from-HLO-import makes them");
+      // Upstream creates the new arguments and the tuples rebuilding the old
+      // one at the function's location (func.getBody().getLoc()): written so
+      // when the old argument had a location (the text was printed with
+      // them), the function's when it has one written, else the argument's.
+      newLoc_.clear();
+      if (!arg.loc.empty()) newLoc_ = " " + std::string((fn.loc.empty() ? arg.loc : fn.loc).in(t_));
       std::vector<std::string> args, lines, leaves;
       SB_TRY(argLeaves(name.substr(1), type, name, 0, args, lines, leaves));
       argTexts.insert(argTexts.end(), args.begin(), args.end());
@@ -291,9 +300,7 @@ class EntryFlattener {
     // The signature: arguments, then results.
     if (anyArg) {
       size_t b = fn.funcArgs.front().name.begin;
-      const ValueDef& last = fn.funcArgs.back();
-      size_t e = std::max(last.type.end, last.dict.present() ? last.dict.whole.end : last.type.end);
-      ctx_.rw.replace({b, e}, module_lex::joinComma(argTexts));
+      ctx_.rw.replace({b, argEnd(fn.funcArgs.back())}, module_lex::joinComma(argTexts));
     }
     if (anyResult) {
       TextSpan sig = fn.funcSignature;
@@ -325,6 +332,12 @@ class EntryFlattener {
     }
     eraseDeadTuples(ret, ops);
     return okStatus();
+  }
+
+  // The end of a function argument's text: its type, dictionary or location.
+  static size_t argEnd(const ValueDef& a) {
+    size_t end = std::max(a.type.end, a.dict.present() ? a.dict.whole.end : a.type.end);
+    return std::max(end, a.loc.empty() ? end : a.loc.end);
   }
 
   Status leafTypes(const std::string& type, int depth, std::vector<std::string>& out) const {
@@ -377,6 +390,7 @@ class EntryFlattener {
   std::map<std::string, ArgTuple> argTuples_;
   std::set<int> consumed_;
   size_t pos_ = 0;
+  std::string newLoc_;  // ` loc(...)` for the new arguments and tuples of the argument being flattened
 };
 
 }  // namespace

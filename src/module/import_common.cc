@@ -54,11 +54,13 @@ void commitModuleDict(Rewriter& rw, std::string_view t, const OpNode& module, co
     ed.commit(rw, module.symbol.empty() ? module.nameSpan.end : module.symbol.end);
     return;
   }
-  // `module @m attributes {...}`: the keyword goes with the dictionary.
+  // `module @m attributes {...}`: the keyword goes with the dictionary, and
+  // with the blanks before it, line breaks included (`-> T\n    attributes
+  // {...} {` prints `-> T {`).
   size_t b = module.dict.whole.begin;
   size_t k = t.rfind("attributes", b);
   size_t from = (k != std::string_view::npos && k >= module.nameSpan.end) ? k : b;
-  while (from > 0 && (t[from - 1] == ' ' || t[from - 1] == '\t')) --from;
+  while (from > 0 && module_lex::isBlank(t[from - 1])) --from;
   rw.erase({from, module.dict.whole.end});
 }
 

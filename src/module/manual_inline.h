@@ -51,6 +51,13 @@ using BodyNamePredicate = std::function<bool(std::string_view name)>;
 // that is not a function of the module.
 Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, const BodyNamePredicate& isBody);
 
+// The round-trip shard-map import's last step (func_manual_axes.cc): every
+// function called inside a manual computation of the text `ctx.rw` makes
+// gets `sdy.func_manual_axes`, recorded on `ctx.rw`. Errors: a call of a
+// function the module lacks inside a manual computation ("Failed to lookup
+// function: NAME"), unreadable manual axes (kParse, located).
+Status setFuncManualAxes(PassContext& ctx);
+
 // `#sdy.sharding_per_value<[A, B]>` -> `[A, B]` (canonical); `#sdy<manual_axes{"x"}>` -> `{"x"}`.
 Result<std::string> perValueList(sdy::Context& ctx, std::string_view text);
 Result<std::string> manualAxesList(std::string_view text);

@@ -200,7 +200,7 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
           ValueDef a;
           a.name = name;
           SB_ASSIGN_OR_RETURN(a.type, typeRun());
-          maybeLoc(nullptr);
+          maybeLoc(&a.loc);
           pendingArgs.push_back(a);
           break;
         }
@@ -380,7 +380,7 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, std::vector<
           if (!at(':')) return parseError("expected ':' after block argument, got " + describe(t_, p_), p_);
           ++p_;
           SB_ASSIGN_OR_RETURN(a.type, typeRun());
-          maybeLoc(nullptr);
+          maybeLoc(&a.loc);
           current.arguments.push_back(a);
           skipWs();
           if (at(',')) ++p_;

@@ -62,7 +62,7 @@ Status TreeParser::funcArgs(OpNode& op) {
     SB_ASSIGN_OR_RETURN(a.type, typeRun());
     skipWs();
     if (at('{')) SB_TRY(dict(a.dict));
-    maybeLoc(nullptr);
+    maybeLoc(&a.loc);
     op.funcArgs.push_back(std::move(a));
     skipWs();
     if (at(',')) {

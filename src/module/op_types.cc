@@ -81,4 +81,25 @@ bool isShapedType(std::string_view type) {
   return t && t->isShaped();
 }
 
+// The `[i]` of a get_tuple_element (`{index = i : i32}` in the generic form), or -1.
+int tupleElementIndex(std::string_view t, const OpNode& op) {
+  if (op.name != "stablehlo.get_tuple_element" || op.uses.size() != 1 || op.resultDefs.size() != 1) return -1;
+  std::string_view n;
+  if (op.generic) {
+    const AttrEntry* e = op.dict.find("index");
+    if (!e) return -1;
+    n = e->value.in(t);
+    n = n.substr(0, n.find(':'));
+    while (!n.empty() && module_lex::isBlank(n.back())) n.remove_suffix(1);
+  } else {
+    size_t p = op.uses[0].span.end;
+    if (p >= t.size() || t[p] != '[') return -1;
+    size_t e = t.find(']', p);
+    if (e == std::string_view::npos) return -1;
+    n = t.substr(p + 1, e - p - 1);
+  }
+  if (n.empty() || n.size() > 6 || n.find_first_not_of("0123456789") != std::string_view::npos) return -1;
+  return std::stoi(std::string(n));
+}
+
 }  // namespace shardbridge::module

@@ -29,6 +29,10 @@ int resultCount(const OpNode& op);
 // The rank of a type: that of a ranked tensor, else 0 (tokens, scalars).
 int64_t typeRank(std::string_view type);
 
+// The `[i]` of a `stablehlo.get_tuple_element` (`{index = i : i32}` in the
+// generic form), or -1 for any other op or an unreadable index.
+int tupleElementIndex(std::string_view t, const OpNode& op);
+
 // Whether `type` is a tensor type (what the shard_map lowering copies).
 bool isShapedType(std::string_view type);
 

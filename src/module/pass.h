@@ -59,11 +59,16 @@ Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-tri
 Status runFlattenEntryFunctionTuples(PassContext&);   // stablehlo-ext-flatten-entry-function-tuples
 Status runCanonicalizeFromHloImport(PassContext&);    // stablehlo-ext-flatten-custom-call-tuples
 Status runWhileOpImplicitCapture(PassContext&);      // stablehlo-ext-while-op-implicit-capture
+Status runFoldTuplesAndReshapes(PassContext&);       // stablehlo-ext-fold-tuples-and-reshapes (hlo_import_folds.cc)
 Status runFlattenCallGraph(PassContext&);             // sdy-flatten-call-graph (flatten_call_graph.cc)
 Status runUnflattenCallGraph(PassContext&);           // sdy-unflatten-call-graph (unflatten_call_graph.cc)
 
 // The attribute sdy-flatten-call-graph records a clone's source function in.
 inline constexpr std::string_view kOriginalFuncName = "sdy.original_func_name";
+// The attribute the round-trip shard-map import gives each function called
+// inside a manual computation (its manual axes; Shardy's kFuncManualAxes),
+// which sdy-unflatten-call-graph keys on.
+inline constexpr std::string_view kFuncManualAxes = "sdy.func_manual_axes";
 
 // The indentation of the ops of module `module` (-1: the implicit top-level
 // module): that of its first op, else two blanks (none at top level).

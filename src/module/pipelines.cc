@@ -32,6 +32,7 @@ const std::vector<std::string_view> kNeedsCallback = {"_callback"};
 const std::vector<std::string_view> kNeedsPrivate = {"private"};
 const std::vector<std::string_view> kNeedsCall = {"call @", "func.call\""};
 const std::vector<std::string_view> kNeedsWhile = {"stablehlo.while"};
+const std::vector<std::string_view> kNeedsFoldable = {"stablehlo.reshape", "stablehlo.tuple"};
 const std::vector<std::string_view> kNeedsOriginal = {"sdy.original_func_name", "sdy.func_manual_axes"};
 
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
@@ -107,13 +108,14 @@ const PassOptionInfo kOpShardings = flagOption(
 // (the entry function's tuples, then the greedy patterns).
 const std::vector<std::string> kCanonicalizeFromHloImportSteps = {"stablehlo-ext-flatten-entry-function-tuples",
                                                                   "stablehlo-ext-flatten-custom-call-tuples",
+                                                                  "stablehlo-ext-fold-tuples-and-reshapes",
                                                                   "stablehlo-ext-while-op-implicit-capture"};
 
 // The round-trip import's steps (upstream sdy_round_trip/pipelines.cc,
 // addSdyRoundTripImportPipeline). `if:OPT|OPT2:` runs a step only when one of
 // the pipeline options is true. Not run: stablehlo-ext's prepare-for-HLO-export,
-// the reshape and StableHLO canonicalization patterns of
-// canonicalize-from-HLO-import, and MLIR's canonicalize (docs/module.md "Import").
+// the erasure of every dead pure op by canonicalize-from-HLO-import's greedy
+// driver, and MLIR's canonicalize (docs/module.md "Import").
 std::vector<std::string> roundTripImportSteps() {
   std::vector<std::string> steps = {"symbol-dce", "if:enable-constant-import:xla-sdy-import-constants"};
   steps.insert(steps.end(), kCanonicalizeFromHloImportSteps.begin(), kCanonicalizeFromHloImportSteps.end());
@@ -193,8 +195,8 @@ const std::vector<PassDef>& registry() {
     }
     d.push_back({{"stablehlo-ext-canonicalize-from-hlo-import",
                   "its tuple flattening (@main's tuple arguments and results, and a custom call's tuple operands "
-                  "and result, become flat values) and its loop-invariant stablehlo.while operands (no longer "
-                  "carried by the loop)",
+                  "and result, become flat values), its tuple and no-op reshape folds, and its loop-invariant "
+                  "stablehlo.while operands (no longer carried by the loop)",
                   true,
                   {}},
                  nullptr,
@@ -213,6 +215,16 @@ const std::vector<PassDef>& registry() {
                   {}},
                  runCanonicalizeFromHloImport,
                  {}});
+    d.push_back({{"stablehlo-ext-fold-tuples-and-reshapes",
+                  "shardbridge's name for a part of stablehlo-ext-canonicalize-from-hlo-import: a stablehlo.reshape "
+                  "to its own type is its operand (its attributes merged into the operand's op), get_tuple_element "
+                  "of a stablehlo.tuple is the tuple's operand, a tuple repacking every element of one tuple is "
+                  "that tuple",
+                  false,
+                  {}},
+                 runFoldTuplesAndReshapes,
+                 {},
+                 kNeedsFoldable});
     d.push_back({{"stablehlo-ext-while-op-implicit-capture",
                   "shardbridge's name for a part of stablehlo-ext-canonicalize-from-hlo-import: a stablehlo.while "
                   "operand its body returns unchanged is no longer carried by the loop; its uses read the operand",

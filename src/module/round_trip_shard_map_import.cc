@@ -13,7 +13,9 @@
 // upstream matches them: by `contains`, so `local_xla.sdy.manual_computation_body_3`
 // too). A call without the custom calls (no operands / no results) has
 // none of them. Stray GlobalToLocalShape / LocalToGlobalShape calls without
-// uses go. Errors are upstream's, at the call. See docs/module.md "Import".
+// uses go. Errors are upstream's, at the call. Then, as upstream, every
+// function called inside a manual computation gets `sdy.func_manual_axes`
+// (func_manual_axes.cc). See docs/module.md "Import".
 #include <set>
 #include <string>
 #include <vector>
@@ -199,8 +201,11 @@ class RoundTripMatcher {
 }  // namespace
 
 Status runRoundTripShardMapImport(PassContext& ctx) {
-  return inlineManualComputations(
-      ctx, [](const OpTree& tree) { return RoundTripMatcher(tree).run(); }, isRoundTripBodyName);
+  SB_TRY(inlineManualComputations(
+      ctx, [](const OpTree& tree) { return RoundTripMatcher(tree).run(); }, isRoundTripBodyName));
+  // Upstream's last step: the functions called inside manual computations
+  // get sdy.func_manual_axes (for sdy-unflatten-call-graph).
+  return setFuncManualAxes(ctx);
 }
 
 }  // namespace shardbridge::module

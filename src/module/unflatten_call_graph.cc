@@ -27,10 +27,6 @@
 namespace shardbridge::module {
 namespace {
 
-constexpr std::string_view kFuncManualAxes = "sdy.func_manual_axes";
-
-
-
 // What makes two functions one: origin, manual axes, argument and result
 // shardings (as written; the import writes them canonically).
 std::string keyOf(std::string_view t, const OpNode& fn) {

@@ -60,6 +60,7 @@ struct ValueDef {
   int count = 1;     // values in the group
   TextSpan type;     // a block argument's written type; empty for results
   AttrDictNode dict; // a block argument's (func argument's) dictionary
+  TextSpan loc;      // a block argument's trailing `loc(...)`; empty when absent
 };
 
 // A `%name` or `%name#i` use inside an op (outside its regions).

@@ -376,14 +376,11 @@ func.func @main(%arg0: tensor<16x4xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}
 // stablehlo_canonicalize_from_hlo_import.cpp expandTupledTensorInReturnOp (lit test
 // stablehlo_canonicalize_from_hlo_import.mlir, the @main cases): @main's nested tuple argument becomes
 // one argument per leaf, and what read it reads a stablehlo.tuple of them (inner first); the
-// returned tuple is replaced by the operands of the stablehlo.tuple building it, which goes.
+// returned tuple is replaced by the operands of the stablehlo.tuple building it, which goes. Then,
+// as the @get_tuple_element case folds it, each get_tuple_element of a rebuilt tuple is the leaf,
+// and the tuples nothing reads any more go.
 // CHECK: func.func @main(%arg0_0: tensor<8xf32>, %arg0_1: tensor<4xbf16>, %arg0_2: tensor<i32>, %arg1: tensor<2xf32>) -> (tensor<8xf32>, tensor<2xf32>, tensor<i32>) {
-// CHECK:   %arg0_tuple = stablehlo.tuple %arg0_1, %arg0_2 : tuple<tensor<4xbf16>, tensor<i32>>
-// CHECK:   %arg0 = stablehlo.tuple %arg0_0, %arg0_tuple : tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>
-// CHECK:   %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>) -> tensor<8xf32>
-// CHECK:   %1 = stablehlo.get_tuple_element %arg0[1] : (tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>) -> tuple<tensor<4xbf16>, tensor<i32>>
-// CHECK:   %2 = stablehlo.get_tuple_element %1[1] : (tuple<tensor<4xbf16>, tensor<i32>>) -> tensor<i32>
-// CHECK:   return %0, %arg1, %2 : tensor<8xf32>, tensor<2xf32>, tensor<i32>
+// CHECK:   return %arg0_0, %arg1, %arg0_2 : tensor<8xf32>, tensor<2xf32>, tensor<i32>
 // CHECK: }
 func.func @main(%arg0: tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>, %arg1: tensor<2xf32>) -> (tuple<tensor<8xf32>, tensor<2xf32>>, tensor<i32>) {
   %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<8xf32>, tuple<tensor<4xbf16>, tensor<i32>>>) -> tensor<8xf32>
@@ -452,6 +449,127 @@ func.func @main(%arg0: tuple<>, %arg1: tensor<2xf32>) -> tuple<> {
   %0 = "stablehlo.tuple"() {xla_shape = "()"} : () -> tuple<>
   "test.use"(%arg0) : (tuple<>) -> ()
   func.return %0 : tuple<>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-flatten-entry-function-tuples
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.cpp expandTupledTensorInReturnOp (its part alone) on a module printed with
+// locations: the new arguments are inserted, and the stablehlo.tuple rebuilding the old one created, at
+// the function's location (`func.getBody().getLoc()`, the func.func's loc), and MLIR prints an
+// argument's location after it, so every leaf of %arg1 and both tuples carry the function's
+// `loc(#loc1)`; the other arguments keep theirs, dictionary and location, as written.
+// CHECK: #loc1 = loc("main.py":3:0)
+// CHECK: #loc2 = loc("x")
+// CHECK: #loc3 = loc("pair")
+// CHECK: module @located {
+// CHECK:   func.func @main(%arg0: tensor<2xf32> loc("x"), %arg1_0: tensor<4xf32> loc(#loc1), %arg1_1: tensor<8xf32> loc(#loc1), %arg1_2: tensor<1xf32> loc(#loc1), %arg2: tensor<3xf32> {mhlo.sharding = "{replicated}"} loc("y")) -> tensor<4xf32> {
+// CHECK:     %arg1_tuple = stablehlo.tuple %arg1_1, %arg1_2 : tuple<tensor<8xf32>, tensor<1xf32>> loc(#loc1)
+// CHECK:     %arg1 = stablehlo.tuple %arg1_0, %arg1_tuple : tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>> loc(#loc1)
+// CHECK:     %0 = stablehlo.get_tuple_element %arg1[0] : (tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>>) -> tensor<4xf32> loc(#loc1)
+// CHECK:     return %0 : tensor<4xf32> loc(#loc1)
+// CHECK:   } loc(#loc1)
+// CHECK: } loc(#loc1)
+#loc1 = loc("main.py":3:0)
+#loc2 = loc("x")
+#loc3 = loc("pair")
+module @located {
+  func.func @main(%arg0: tensor<2xf32> loc("x"), %arg1: tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>> loc(#loc3), %arg2: tensor<3xf32> {mhlo.sharding = "{replicated}"} loc("y")) -> tensor<4xf32> {
+    %0 = stablehlo.get_tuple_element %arg1[0] : (tuple<tensor<4xf32>, tuple<tensor<8xf32>, tensor<1xf32>>>) -> tensor<4xf32> loc(#loc1)
+    return %0 : tensor<4xf32> loc(#loc1)
+  } loc(#loc1)
+} loc(#loc1)
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-flatten-entry-function-tuples
+// INPUT: file
+// expandTupledTensorInReturnOp, as above, on a function whose location is not written (MLIR would
+// give it the position it was parsed at): beyond upstream, the leaves and the rebuilt tuple keep the
+// old argument's location rather than none.
+// CHECK: func.func @main(%arg0_0: tensor<4xf32> loc("t"), %arg0_1: tensor<2xf32> loc("t"), %arg1: tensor<2xf32> loc("u")) -> tensor<4xf32> {
+// CHECK:   %arg0 = stablehlo.tuple %arg0_0, %arg0_1 : tuple<tensor<4xf32>, tensor<2xf32>> loc("t")
+// CHECK:   %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<4xf32>, tensor<2xf32>>) -> tensor<4xf32>
+// CHECK:   return %0 : tensor<4xf32>
+// CHECK: }
+func.func @main(%arg0: tuple<tensor<4xf32>, tensor<2xf32>> loc("t"), %arg1: tensor<2xf32> loc("u")) -> tensor<4xf32> {
+  %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<4xf32>, tensor<2xf32>>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo_canonicalize_from_hlo_import.mlir @get_tuple_element, @unpack_repack_same_tuple and
+// @unpack_repack_same_tuple_single_element (stablehlo's GetTupleElementOp_UnpackTuple and
+// TupleIsRepacking, StablehloAggressiveSimplification{.cpp,Patterns.td}): a get_tuple_element of a
+// stablehlo.tuple is the tuple's operand, through nested tuples too (%1 is %arg0); one of a block
+// argument stays; a tuple of get_tuple_elements 0..n-1 of one value of the tuple's type is that value
+// (not %3, whose elements are swapped). Tuples and get_tuple_elements left without readers go, as
+// upstream's driver erases them.
+// CHECK: func.func @unpack(%arg0: tensor<2xi8>, %arg1: tensor<3xf32>, %arg2: tuple<tensor<3xf32>, tensor<i1>>) -> (tensor<2xi8>, tensor<3xf32>, tensor<i1>, tensor<3xf32>) {
+// CHECK:   %3 = stablehlo.get_tuple_element %arg2[1] : (tuple<tensor<3xf32>, tensor<i1>>) -> tensor<i1>
+// CHECK:   %4 = stablehlo.get_tuple_element %arg2[0] : (tuple<tensor<3xf32>, tensor<i1>>) -> tensor<3xf32>
+// CHECK:   return %arg0, %arg1, %3, %4 : tensor<2xi8>, tensor<3xf32>, tensor<i1>, tensor<3xf32>
+// CHECK: }
+// CHECK: func.func @repack(%arg0: tuple<tensor<4xf32>, !stablehlo.token>) -> (tuple<tensor<4xf32>, !stablehlo.token>, tuple<!stablehlo.token, tensor<4xf32>>) {
+// CHECK:   %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<4xf32>, !stablehlo.token>) -> tensor<4xf32>
+// CHECK:   %1 = stablehlo.get_tuple_element %arg0[1] : (tuple<tensor<4xf32>, !stablehlo.token>) -> !stablehlo.token
+// CHECK:   %3 = stablehlo.tuple %1, %0 : tuple<!stablehlo.token, tensor<4xf32>>
+// CHECK:   return %arg0, %3 : tuple<tensor<4xf32>, !stablehlo.token>, tuple<!stablehlo.token, tensor<4xf32>>
+// CHECK: }
+// CHECK: func.func @repack_one(%arg0: tuple<tensor<i32>>) -> tuple<tensor<i32>> {
+// CHECK:   return %arg0 : tuple<tensor<i32>>
+// CHECK: }
+func.func @unpack(%arg0: tensor<2xi8>, %arg1: tensor<3xf32>, %arg2: tuple<tensor<3xf32>, tensor<i1>>) -> (tensor<2xi8>, tensor<3xf32>, tensor<i1>, tensor<3xf32>) {
+  %pair = stablehlo.tuple %arg0, %arg1 : tuple<tensor<2xi8>, tensor<3xf32>>
+  %nest = stablehlo.tuple %pair, %arg1 : tuple<tuple<tensor<2xi8>, tensor<3xf32>>, tensor<3xf32>>
+  %0 = stablehlo.get_tuple_element %nest[0] : (tuple<tuple<tensor<2xi8>, tensor<3xf32>>, tensor<3xf32>>) -> tuple<tensor<2xi8>, tensor<3xf32>>
+  %1 = stablehlo.get_tuple_element %0[0] : (tuple<tensor<2xi8>, tensor<3xf32>>) -> tensor<2xi8>
+  %2 = stablehlo.get_tuple_element %pair[1] : (tuple<tensor<2xi8>, tensor<3xf32>>) -> tensor<3xf32>
+  %3 = stablehlo.get_tuple_element %arg2[1] : (tuple<tensor<3xf32>, tensor<i1>>) -> tensor<i1>
+  %4 = stablehlo.get_tuple_element %arg2[0] : (tuple<tensor<3xf32>, tensor<i1>>) -> tensor<3xf32>
+  return %1, %2, %3, %4 : tensor<2xi8>, tensor<3xf32>, tensor<i1>, tensor<3xf32>
+}
+func.func @repack(%arg0: tuple<tensor<4xf32>, !stablehlo.token>) -> (tuple<tensor<4xf32>, !stablehlo.token>, tuple<!stablehlo.token, tensor<4xf32>>) {
+  %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<4xf32>, !stablehlo.token>) -> tensor<4xf32>
+  %1 = stablehlo.get_tuple_element %arg0[1] : (tuple<tensor<4xf32>, !stablehlo.token>) -> !stablehlo.token
+  %2 = stablehlo.tuple %0, %1 : tuple<tensor<4xf32>, !stablehlo.token>
+  %3 = stablehlo.tuple %1, %0 : tuple<!stablehlo.token, tensor<4xf32>>
+  return %2, %3 : tuple<tensor<4xf32>, !stablehlo.token>, tuple<!stablehlo.token, tensor<4xf32>>
+}
+func.func @repack_one(%arg0: tuple<tensor<i32>>) -> tuple<tensor<i32>> {
+  %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<i32>>) -> tensor<i32>
+  %1 = stablehlo.tuple %0 : tuple<tensor<i32>>
+  return %1 : tuple<tensor<i32>>
+}
+// -----
+// CMD: convert
+// ARGS: --pass stablehlo-ext-canonicalize-from-hlo-import
+// INPUT: file
+// stablehlo's ReshapeOp_RemoveNoop (ReshapeIsNoop) with mergeDiscardableAttributes: a reshape to its
+// operand's own type is the operand, and its attributes are merged into the operand's defining op,
+// the reshape's winning (%1's mhlo.sharding), mhlo.frontend_attributes merged key by key (%2's
+// a = "3" last), the op keeping its own xla_metadata_payload; a block argument takes none (%6). A
+// reshape of another type stays (%5), and so does a no-op reshape nothing reads (%7: upstream's
+// driver erases it unrewritten, so @abs does not take its sharding; the erasure of dead ops is not
+// done here).
+// CHECK: func.func @reshapes(%arg0: tensor<4x2xf32>, %arg1: tensor<8xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<2x4xf32>, tensor<8xf32>) {
+// CHECK:   %0 = stablehlo.negate %arg0 {mhlo.frontend_attributes = {a = "3", b = "2", xla_metadata_payload = "negate"}, mhlo.sharding = "{devices=[2,1]<=[2]}"} : tensor<4x2xf32>
+// CHECK:   %3 = stablehlo.abs %arg0 {mhlo.sharding = "{maximal device=1}"} : tensor<4x2xf32>
+// CHECK:   %5 = stablehlo.reshape %0 : (tensor<4x2xf32>) -> tensor<2x4xf32>
+// CHECK:   %7 = stablehlo.reshape %3 {mhlo.sharding = "{maximal device=0}"} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:   return %0, %3, %5, %arg1 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<2x4xf32>, tensor<8xf32>
+// CHECK: }
+func.func @reshapes(%arg0: tensor<4x2xf32>, %arg1: tensor<8xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<2x4xf32>, tensor<8xf32>) {
+  %0 = stablehlo.negate %arg0 {mhlo.frontend_attributes = {a = "1", xla_metadata_payload = "negate"}, mhlo.sharding = "{replicated}"} : tensor<4x2xf32>
+  %1 = stablehlo.reshape %0 {mhlo.frontend_attributes = {b = "2", xla_metadata_payload = "reshape"}, mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %2 = stablehlo.reshape %1 {mhlo.frontend_attributes = {a = "3"}} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %3 = stablehlo.abs %arg0 : tensor<4x2xf32>
+  %4 = stablehlo.reshape %3 {mhlo.sharding = "{maximal device=1}"} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %5 = stablehlo.reshape %0 : (tensor<4x2xf32>) -> tensor<2x4xf32>
+  %6 = stablehlo.reshape %arg1 {mhlo.sharding = "{replicated}"} : (tensor<8xf32>) -> tensor<8xf32>
+  %7 = stablehlo.reshape %3 {mhlo.sharding = "{maximal device=0}"} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %2, %4, %5, %6 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<2x4xf32>, tensor<8xf32>
 }
 // -----
 // CMD: convert

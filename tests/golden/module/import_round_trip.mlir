@@ -755,13 +755,13 @@ module @two_bodies attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{me
 // INPUT: file
 // import_shardy_attrs.cc kInTupleShardings after stablehlo-ext-canonicalize-from-hlo-import flattened
 // @main's tuple argument (HLO's tuple-args form): xla.sdy.tuple_args_shardings gives the flat
-// arguments their shardings, and the body reads a stablehlo.tuple of them.
+// arguments their shardings; the body's get_tuple_element of the stablehlo.tuple rebuilding the
+// argument is the leaf (stablehlo_canonicalize_from_hlo_import.mlir @get_tuple_element), and the
+// tuple, read by nothing else, goes.
 // CHECK: module @tuple_args {
 // CHECK:   sdy.mesh @mesh = <["a"=2]>
 // CHECK:   func.func @main(%arg0_0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}, %arg0_1: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> tensor<8xf32> {
-// CHECK:     %arg0 = stablehlo.tuple %arg0_0, %arg0_1 : tuple<tensor<8xf32>, tensor<4xf32>>
-// CHECK:     %0 = stablehlo.get_tuple_element %arg0[0] : (tuple<tensor<8xf32>, tensor<4xf32>>) -> tensor<8xf32>
-// CHECK:     return %0 : tensor<8xf32>
+// CHECK:     return %arg0_0 : tensor<8xf32>
 // CHECK:   }
 // CHECK: }
 module @tuple_args attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}", xla.sdy.tuple_args_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>, <@mesh, [{}]>]>"}} {
@@ -871,7 +871,11 @@ func.func private @f15(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {pad = 
 // called twice and twice from @main. The calls are visited callee first: @scale's body keeps its
 // name but calls a clone of @leaf (@leaf_0); the first call of the outer body clones @scale for it
 // (@scale_3, with @leaf_0_1), the second clones the body, and so @scale_3 again (@scale_3_6, with
-// @leaf_0_1_4) -- the names the pin's test checks. @main's own calls keep @scale.
+// @leaf_0_1_4) -- the names the pin's test checks. @main's own calls keep @scale. Then, as the
+// pin's shard_map_import.cc does last, each function called inside a manual computation gets
+// sdy.func_manual_axes: its caller's own axes, then those of the manual computations around the call
+// (@scale_3 {"p"} and @scale_3_6 {"q"}, as the test's @foo_3 and @foo_3_6; @leaf_0 {"r"}; @leaf_0_1
+// {"p", "r"} and @leaf_0_1_4 {"q", "r"}).
 // CHECK: sdy.mesh @mesh = <["p"=2, "q"=2, "r"=2]>
 // CHECK: func.func @main(%arg0: tensor<16x2xf32>, %arg1: tensor<8x2xf32>) -> (tensor<16x2xf32>, tensor<8x2xf32>) {
 // CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"p"}, {}]>] out_shardings=[<@mesh, [{"p"}, {}]>] manual_axes={"p"} (%arg0_0: tensor<8x2xf32>) {
@@ -897,26 +901,26 @@ func.func private @f15(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {pad = 
 // CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
 // CHECK:   return %0 : tensor<4x2xf32>
 // CHECK: }
-// CHECK: func.func private @leaf_0(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.original_func_name = "leaf"} {
+// CHECK: func.func private @leaf_0(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"r"}>, sdy.original_func_name = "leaf"} {
 // CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
 // CHECK:   return %0 : tensor<4x2xf32>
 // CHECK: }
-// CHECK: func.func private @leaf_0_1(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.original_func_name = "leaf"} {
+// CHECK: func.func private @leaf_0_1(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"p", "r"}>, sdy.original_func_name = "leaf"} {
 // CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
 // CHECK:   return %0 : tensor<4x2xf32>
 // CHECK: }
-// CHECK: func.func private @scale_3(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.original_func_name = "scale"} {
+// CHECK: func.func private @scale_3(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"p"}>, sdy.original_func_name = "scale"} {
 // CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_3: tensor<4x2xf32>) {
 // CHECK:     %0_3 = call @leaf_0_1(%arg0_3) : (tensor<4x2xf32>) -> tensor<4x2xf32>
 // CHECK:     sdy.return %0_3 : tensor<4x2xf32>
 // CHECK:   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
 // CHECK:   return %2 : tensor<8x2xf32>
 // CHECK: }
-// CHECK: func.func private @leaf_0_1_4(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.original_func_name = "leaf"} {
+// CHECK: func.func private @leaf_0_1_4(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"q", "r"}>, sdy.original_func_name = "leaf"} {
 // CHECK:   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
 // CHECK:   return %0 : tensor<4x2xf32>
 // CHECK: }
-// CHECK: func.func private @scale_3_6(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.original_func_name = "scale"} {
+// CHECK: func.func private @scale_3_6(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"q"}>, sdy.original_func_name = "scale"} {
 // CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_4: tensor<4x2xf32>) {
 // CHECK:     %0_4 = call @leaf_0_1_4(%arg0_4) : (tensor<4x2xf32>) -> tensor<4x2xf32>
 // CHECK:     sdy.return %0_4 : tensor<4x2xf32>
@@ -952,4 +956,192 @@ func.func private @xla.sdy.manual_computation_body_8(%arg0: tensor<4x2xf32>) -> 
 func.func private @leaf(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
   %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass sdy-flatten-call-graph{manual-computation-bodies-only=true} --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// sdy_round_trip_shard_map_import.mlir
+// @non_flat_same_non_manual_called_by_another_non_manual_and_parent_manual_comp_multiple_axes_on_one_manual_axes
+// (after the pin's test flattening; our names @leaf and @mid for its @bar and @foo): the last step of
+// shard_map_import.cc gives every function called inside a manual computation
+// sdy.func_manual_axes, the axes of its caller's attribute then of each manual computation around the
+// call, outermost first: @mid_1_3, called in the inner body ({"b"}) nested in the outer ({"a", "d"}),
+// gets {"a", "d", "b"} and passes it on to @leaf_0_2; @leaf_5, called in the outer body only,
+// {"a", "d"} -- the clone names and axes the pin's test checks. The clones nothing calls
+// (@leaf_0, @mid_1) get none.
+// CHECK: sdy.mesh @mesh = <["a"=2, "b"=2, "c"=4, "d"=2]>
+// CHECK: func.func @main(%arg0: tensor<16xf32>) -> tensor<16xf32> {
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", "d"}]>] out_shardings=[<@mesh, [{"a", "d"}]>] manual_axes={"a", "d"} (%arg0_1: tensor<4xf32>) {
+// CHECK:     %2_0 = sdy.manual_computation(%arg0_1) in_shardings=[<@mesh, [{"b"}]>] out_shardings=[<@mesh, [{"b"}]>] manual_axes={"b"} (%arg0_0: tensor<2xf32>) {
+// CHECK:       %0_0 = call @mid_1_3(%arg0_0) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:       sdy.return %0_0 : tensor<2xf32>
+// CHECK:     } : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     %3 = stablehlo.constant dense<1.000000e+00> : tensor<2xf32>
+// CHECK:     %4 = call @leaf_5(%3) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:     sdy.return %2_0 : tensor<4xf32>
+// CHECK:   } : (tensor<16xf32>) -> tensor<16xf32>
+// CHECK:   return %2 : tensor<16xf32>
+// CHECK: }
+// CHECK: func.func private @leaf(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+// CHECK:   %0 = stablehlo.negate %arg0 : tensor<2xf32>
+// CHECK:   return %0 : tensor<2xf32>
+// CHECK: }
+// CHECK: func.func private @mid(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+// CHECK:   %0 = call @leaf(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:   return %0 : tensor<2xf32>
+// CHECK: }
+// CHECK: func.func private @leaf_0(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {sdy.original_func_name = "leaf"} {
+// CHECK:   %0 = stablehlo.negate %arg0 : tensor<2xf32>
+// CHECK:   return %0 : tensor<2xf32>
+// CHECK: }
+// CHECK: func.func private @mid_1(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {sdy.original_func_name = "mid"} {
+// CHECK:   %0 = call @leaf_0(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:   return %0 : tensor<2xf32>
+// CHECK: }
+// CHECK: func.func private @leaf_0_2(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"a", "d", "b"}>, sdy.original_func_name = "leaf"} {
+// CHECK:   %0 = stablehlo.negate %arg0 : tensor<2xf32>
+// CHECK:   return %0 : tensor<2xf32>
+// CHECK: }
+// CHECK: func.func private @mid_1_3(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"a", "d", "b"}>, sdy.original_func_name = "mid"} {
+// CHECK:   %0 = call @leaf_0_2(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:   return %0 : tensor<2xf32>
+// CHECK: }
+// CHECK: func.func private @leaf_5(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"a", "d"}>, sdy.original_func_name = "leaf"} {
+// CHECK:   %0 = stablehlo.negate %arg0 : tensor<2xf32>
+// CHECK:   return %0 : tensor<2xf32>
+// CHECK: }
+sdy.mesh @mesh = <["a"=2, "b"=2, "c"=4, "d"=2]>
+func.func @main(%arg0: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22, \22d\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22, \22d\22}>"}} : (tensor<16xf32>) -> tensor<4xf32>
+  %1 = call @xla.sdy.manual_computation_body_outer(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22, \22d\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22, \22d\22}]>]>"}} : (tensor<4xf32>) -> tensor<16xf32>
+  return %2 : tensor<16xf32>
+}
+func.func private @leaf(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func private @mid(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = call @leaf(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func private @xla.sdy.manual_computation_body_outer(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>"}} : (tensor<4xf32>) -> tensor<2xf32>
+  %1 = call @xla.sdy.manual_computation_body_inner(%0) : (tensor<2xf32>) -> tensor<2xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>"}} : (tensor<2xf32>) -> tensor<4xf32>
+  %3 = stablehlo.constant dense<1.000000e+00> : tensor<2xf32>
+  %4 = call @leaf(%3) : (tensor<2xf32>) -> tensor<2xf32>
+  return %2 : tensor<4xf32>
+}
+func.func private @xla.sdy.manual_computation_body_inner(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = call @mid(%arg0) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --to sdy
+// INPUT: file
+// sdy_round_trip/pipelines.cc addSdyRoundTripImportPipeline, with
+// sdy_round_trip_shard_map_import.mlir @non_flat_same_manual_comp_called_by_another_manual_comp_and_non_manual_comp
+// (the clone called inside the manual computation gets sdy.func_manual_axes = {"a"}, the function
+// called outside none) and Shardy's unflatten_call_graph.mlir @same_func_different_manual_axes (functions
+// of one origin with other manual axes are not merged): @helper is called from the body and from
+// @main. The flattening gives the body its own clone @helper_0; once the body is a manual
+// computation, @helper_0 runs under {"a"} and @helper does not, so sdy-unflatten-call-graph keeps
+// them apart (without the attribute both calls would name @helper_0, the first called).
+// CHECK: module @helper_in_and_out {
+// CHECK:   sdy.mesh @mesh = <["a"=2]>
+// CHECK:   func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<4xf32>) -> (tensor<8xf32>, tensor<4xf32>) {
+// CHECK:     %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%arg0_0: tensor<4xf32>) {
+// CHECK:       %0_0 = call @helper_0(%arg0_0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:       sdy.return %0_0 : tensor<4xf32>
+// CHECK:     } : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK:     %3 = call @helper(%arg1) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     return %2, %3 : tensor<8xf32>, tensor<4xf32>
+// CHECK:   }
+// CHECK:   func.func private @helper(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:     %0 = stablehlo.negate %arg0 : tensor<4xf32>
+// CHECK:     return %0 : tensor<4xf32>
+// CHECK:   }
+// CHECK:   func.func private @helper_0(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:     %0 = stablehlo.negate %arg0 : tensor<4xf32>
+// CHECK:     return %0 : tensor<4xf32>
+// CHECK:   }
+// CHECK: }
+module @helper_in_and_out attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}"}} {
+  func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<4xf32>) -> (tensor<8xf32>, tensor<4xf32>) {
+    %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>"}} : (tensor<8xf32>) -> tensor<4xf32>
+    %1 = call @xla.sdy.manual_computation_body(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22a\22}]>]>"}} : (tensor<4xf32>) -> tensor<8xf32>
+    %3 = call @helper(%arg1) : (tensor<4xf32>) -> tensor<4xf32>
+    return %2, %3 : tensor<8xf32>, tensor<4xf32>
+  }
+  func.func @xla.sdy.manual_computation_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @helper(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+  func.func private @helper(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.negate %arg0 : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass sdy-unflatten-call-graph
+// INPUT: file
+// Shardy transforms/export/test/unflatten_call_graph.mlir @same_func_different_manual_axes and
+// @calls_same_func_with_manual_axes: functions of one origin merge only when their
+// sdy.func_manual_axes agree too (@f_1 into @f, both {"x"}; @f_0, {"y"}, stays); every function
+// loses the attribute, its `attributes` keyword with it (written on a line of its own here, as the
+// Shardy test writes it).
+// CHECK: sdy.mesh @mesh = <["x"=2, "y"=2]>
+// CHECK: func.func @main(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+// CHECK:   %0 = call @f(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK:   %1 = call @f_0(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK:   %2 = call @f(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK:   return %0, %1, %2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+// CHECK: }
+// CHECK: func.func private @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK:   return %arg0 : tensor<8xf32>
+// CHECK: }
+// CHECK: func.func private @f_0(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK:   return %arg0 : tensor<8xf32>
+// CHECK: }
+// CHECK: func.func private @f_1(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK:   return %arg0 : tensor<8xf32>
+// CHECK: }
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0 = call @f(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = call @f_0(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = call @f_1(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0, %1, %2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+func.func private @f(%arg0: tensor<8xf32>) -> tensor<8xf32>
+    attributes {sdy.func_manual_axes = #sdy<manual_axes{"x"}>} {
+  return %arg0 : tensor<8xf32>
+}
+func.func private @f_0(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"y"}>, sdy.original_func_name = "f"} {
+  return %arg0 : tensor<8xf32>
+}
+func.func private @f_1(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"x"}>, sdy.original_func_name = "f"} {
+  return %arg0 : tensor<8xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// shard_map_import.cc "Set func manual axes" looks the callee of every call inside a manual
+// computation up (sdy::getFuncOpOrDie, fatal upstream): a call of a function the module lacks is an
+// error at the call.
+// expected-error {{Failed to lookup function: missing}}
+// expected-error-at {{4:5}}
+sdy.mesh @mesh = <["a"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%arg1: tensor<4xf32>) {
+    %1 = call @missing(%arg1) : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
