@@ -242,7 +242,11 @@ Status setFuncManualAxes(PassContext& ctx) {
   // function's signature and dictionary as they were), or on the rewritten
   // text when the rewrite replaced the text whole.
   SB_ASSIGN_OR_RETURN(std::string after, ctx.rw.apply());
-  if (after.find("sdy.manual_computation") == std::string::npos &&
+  // Only a call inside a manual computation gives a function axes, and
+  // only an attribute already written can need rewriting: without either,
+  // the parse below is saved (the common case once bodies are inlined).
+  bool calls = after.find("call @") != std::string::npos || after.find("func.call\"") != std::string::npos;
+  if ((after.find("sdy.manual_computation") == std::string::npos || !calls) &&
       after.find(kFuncManualAxes) == std::string::npos)
     return okStatus();
   SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(after));
