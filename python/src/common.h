@@ -105,6 +105,13 @@ TensorShardingPtr parseTensorSharding(std::string_view text, MeshPtr mesh);
 void verifySharding(const TensorShardingObject& s, const MeshPtr& mesh);
 sdy::MeshLookup lookupFor(const MeshPtr& mesh, const ContextPtr& context);
 
+// to_sdy(s, mesh) with its keyword arguments at their defaults, for the
+// shardings it returns one TensorSharding for without releasing the GIL
+// (plainImport: not a tuple, not single-device, not large). Throws
+// LibraryError as to_sdy raises Error.
+bool plainImport(const hlo::HloSharding& s);
+TensorShardingPtr importPlain(const hlo::HloSharding& s, const MeshPtr& mesh);
+
 // Registration, one per file.
 void registerErrors(py::module_& m);
 void registerMesh(py::module_& m);
@@ -115,6 +122,8 @@ void registerConversions(py::module_& m);
 void registerViews(py::module_& m, py::class_<hlo::HloSharding>& cls);
 void registerModules(py::module_& m);
 void registerBench(py::module_& m);
+// Last: replaces the hot entry points with direct CPython functions (fast_calls.cc).
+void registerFastCalls(py::module_& m);
 py::class_<hlo::HloSharding>& hloShardingClass();
 
 }  // namespace shardbridge::python

@@ -94,6 +94,23 @@ MeshPtr inferredMesh(const ContextPtr& context, std::span<const hlo::HloSharding
   return mesh;
 }
 
+}  // namespace
+
+bool plainImport(const hlo::HloSharding& s) { return !s.isTuple() && !s.isSingleDevice() && !large(s); }
+
+TensorShardingPtr importPlain(const hlo::HloSharding& s, const MeshPtr& mesh) {
+  // toSdy below with rank, open_dims and upstream_device_order at their
+  // defaults, for a sharding plainImport accepts: no single-device names, no
+  // list, no GIL release.
+  ImportSetup setup;
+  setup.context = currentContext();
+  setup.anyOrder.enabled = true;
+  setup.mesh = mesh;
+  return importLeaf(setup, s, std::nullopt, false, false);
+}
+
+namespace {
+
 py::object toSdy(py::object sharding, py::object mesh, std::optional<int64_t> rank, bool openDims,
                  bool upstreamDeviceOrder) {
   if (rank && *rank < 0) raise(ErrorCode::kInvalid, "rank must be at least 0, got " + std::to_string(*rank));
