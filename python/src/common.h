@@ -42,11 +42,22 @@ struct MeshObject {
   ContextPtr context;
   sdy::MeshAttr mesh;
   std::string name = "mesh";
+  // `@name` in `context`, made by the first refIn (with the GIL held).
+  mutable sdy::MeshOrRef ref;
 };
 using MeshPtr = std::shared_ptr<MeshObject>;
 
 // The same mesh in `context` (itself when it already lives there).
 sdy::MeshAttr meshIn(const MeshObject& mesh, const ContextPtr& context);
+// The reference `@name` to the mesh, in `context`. Call with the GIL held.
+sdy::MeshOrRef refIn(const MeshObject& mesh, const ContextPtr& context);
+
+// f() with the GIL released.
+template <typename F>
+auto withoutGil(F&& f) {
+  py::gil_scoped_release unlocked;
+  return f();
+}
 
 // One sdy sharding, with the mesh it was verified against when known, and
 // the text it was parsed from (errors found later are located in it).

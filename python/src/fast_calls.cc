@@ -84,6 +84,38 @@ PyObject* adopt(const Bound& b, T* value, Holder&& holder) {
   return self;
 }
 
+// tp_dealloc of the types adopt() makes instances of: an instance of exactly
+// that type in the state adopt() leaves it (holder constructed, not
+// registered, no keep-alive patients, no weak references) is freed here —
+// the holder destroyed, then the memory, as pybind11_object_dealloc does,
+// without its type lookups and error save/restore (the destructors run no
+// Python). Every other instance, subclasses included, goes to the type's
+// previous tp_dealloc.
+template <typename Holder>
+struct Dealloc {
+  static inline const Bound* b = nullptr;
+  static inline destructor slow = nullptr;
+  static void run(PyObject* self) {
+    auto* inst = reinterpret_cast<pyd::instance*>(self);
+    PyTypeObject* type = Py_TYPE(self);
+    if (type == b->type && inst->simple_layout && inst->simple_holder_constructed &&
+        !inst->simple_instance_registered && !inst->has_patients && !inst->weakrefs) {
+      pyd::value_and_holder vh(inst, b->info, 0, 0);
+      vh.holder<Holder>().~Holder();
+      type->tp_free(self);
+      Py_DECREF(type);
+      return;
+    }
+    slow(self);
+  }
+  static void install(const Bound& bound) {
+    if (PyType_HasFeature(bound.type, Py_TPFLAGS_HAVE_GC)) return;  // pybind11's dynamic_attr types
+    b = &bound;
+    slow = bound.type->tp_dealloc;
+    bound.type->tp_dealloc = run;
+  }
+};
+
 // HloSharding.parse(text) for one positional str below the GIL-release size
 // that parses; the pybind11 function for anything else (it raises the Error).
 PyObject* fastParse(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObject* kwnames) {
@@ -106,15 +138,35 @@ PyObject* fastParse(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObjec
   return PyObject_Vectorcall(gSlowParse, args, static_cast<size_t>(nargsf), kwnames);
 }
 
-// str(HloSharding): printSharding decoded strictly, as pybind11 returns a
-// std::string.
+// `text` as a str, decoded strictly as pybind11 returns a std::string; an
+// ASCII text (the usual case) is copied straight into a new compact str.
+PyObject* strOf(std::string_view text) {
+  const auto n = static_cast<Py_ssize_t>(text.size());
+  uint64_t bits = 0;
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    bits |= word;
+  }
+  for (; i < text.size(); ++i) bits |= static_cast<unsigned char>(text[i]);
+  if (bits & 0x8080808080808080ULL) return PyUnicode_DecodeUTF8(text.data(), n, nullptr);
+  PyObject* out = PyUnicode_New(n, 127);
+  if (out) std::memcpy(PyUnicode_DATA(out), text.data(), text.size());
+  return out;
+}
+
+// str(HloSharding): printSharding's text (HloSharding::print into a buffer
+// kept between calls, which the GIL serialises).
 PyObject* fastStr(PyObject* self) {
   if (const auto* s = valueOf<const hlo::HloSharding>(self, gHlo)) {
     try {
-      std::string text = hlo::printSharding(*s);
-      if (PyObject* out = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), nullptr)) {
-        return out;
-      }
+      static std::string* buffer = new std::string();  // never destroyed (outlives the interpreter)
+      buffer->clear();
+      s->print(*buffer, false);
+      PyObject* out = strOf(*buffer);
+      if (buffer->capacity() > 4096) *buffer = std::string();  // no large buffer kept
+      if (out) return out;
     } catch (...) {
     }
     PyErr_Clear();
@@ -182,6 +234,9 @@ void registerFastCalls(py::module_& m) {
   // The class keeps its pybind11 __str__ (HloSharding.__str__(h) and
   // subclasses, which get CPython's slot_tp_str, call it); str(h) of an
   // HloSharding goes through the slot.
+  Dealloc<std::unique_ptr<hlo::HloSharding>>::install(gHlo);
+  Dealloc<TensorShardingPtr>::install(gTensor);
+
   gSlowStr = gHlo.type->tp_str;
   gHlo.type->tp_str = fastStr;
   PyType_Modified(gHlo.type);
