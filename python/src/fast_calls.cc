@@ -40,6 +40,11 @@ PyObject* gSlowParse = nullptr;  // the pybind11 HloSharding.parse
 PyObject* gSlowToSdy = nullptr;  // the pybind11 to_sdy
 reprfunc gSlowStr = nullptr;     // HloSharding's tp_str before (calls the pybind11 __str__)
 
+// Calls each fast path answered itself and handed on, for the tests
+// (_core._fast_call_stats; updated with the GIL held).
+enum Entry { kParse, kStr, kToSdy, kEntries };
+uint64_t gAnswered[kEntries] = {}, gHandedOn[kEntries] = {};
+
 Bound bound(const std::type_info& t) {
   Bound b;
   b.info = pyd::get_type_info(t);
@@ -128,13 +133,17 @@ PyObject* fastParse(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObjec
         if (parsed) {
           auto value = std::make_unique<hlo::HloSharding>(std::move(*parsed));
           hlo::HloSharding* raw = value.get();
-          if (PyObject* out = adopt(gHlo, raw, std::move(value))) return out;
+          if (PyObject* out = adopt(gHlo, raw, std::move(value))) {
+            ++gAnswered[kParse];
+            return out;
+          }
         }
       } catch (...) {
       }
     }
     PyErr_Clear();
   }
+  ++gHandedOn[kParse];
   return PyObject_Vectorcall(gSlowParse, args, static_cast<size_t>(nargsf), kwnames);
 }
 
@@ -166,11 +175,15 @@ PyObject* fastStr(PyObject* self) {
       s->print(*buffer, false);
       PyObject* out = strOf(*buffer);
       if (buffer->capacity() > 4096) *buffer = std::string();  // no large buffer kept
-      if (out) return out;
+      if (out) {
+        ++gAnswered[kStr];
+        return out;
+      }
     } catch (...) {
     }
     PyErr_Clear();
   }
+  ++gHandedOn[kStr];
   return gSlowStr(self);
 }
 
@@ -186,12 +199,16 @@ PyObject* fastToSdy(PyObject*, PyObject* const* args, Py_ssize_t nargsf, PyObjec
       try {
         TensorShardingPtr out = importPlain(*s, holder);
         TensorShardingObject* raw = out.get();
-        if (PyObject* result = adopt(gTensor, raw, std::move(out))) return result;
+        if (PyObject* result = adopt(gTensor, raw, std::move(out))) {
+          ++gAnswered[kToSdy];
+          return result;
+        }
       } catch (...) {
       }
       PyErr_Clear();
     }
   }
+  ++gHandedOn[kToSdy];
   return PyObject_Vectorcall(gSlowToSdy, args, static_cast<size_t>(nargsf), kwnames);
 }
 
@@ -240,6 +257,19 @@ void registerFastCalls(py::module_& m) {
   gSlowStr = gHlo.type->tp_str;
   gHlo.type->tp_str = fastStr;
   PyType_Modified(gHlo.type);
+
+  // For python/tests/test_fast_calls.py: the functions replaced, and how
+  // often each fast path answered or handed a call on.
+  py::dict slow;
+  slow["HloSharding.parse"] = py::handle(gSlowParse);
+  slow["to_sdy"] = py::handle(gSlowToSdy);
+  m.attr("_pybind11_functions") = slow;
+  m.def("_fast_call_stats", [] {
+    const char* names[kEntries] = {"HloSharding.parse", "str(HloSharding)", "to_sdy"};
+    py::dict out;
+    for (int i = 0; i < kEntries; ++i) out[names[i]] = py::make_tuple(gAnswered[i], gHandedOn[i]);
+    return out;
+  }, "{entry point: (calls answered by the fast path, calls handed to pybind11)} (python/tests/test_fast_calls.py).");
 }
 
 }  // namespace shardbridge::python
