@@ -166,7 +166,9 @@ PyObject* strOf(std::string_view text) {
 }
 
 // str(HloSharding): printSharding's text (HloSharding::print into a buffer
-// kept between calls, which the GIL serialises).
+// kept between calls, which the GIL serialises; nothing between clear() and
+// the copy runs Python code, as a str is not tracked by the cyclic collector
+// and allocating one never starts a collection).
 PyObject* fastStr(PyObject* self) {
   if (const auto* s = valueOf<const hlo::HloSharding>(self, gHlo)) {
     try {
