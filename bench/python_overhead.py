@@ -25,9 +25,10 @@ statement --iterations times and nothing else, for
 and again with 6000; the difference of the two totals over 4000 is the
 instructions per run (docs/python.md § Performance has both, before and
 after the direct entry points of python/src/fast_calls.cc). Figures
-(2026-12-01, load average 2 to 7): parse + str overhead 1.8-2.8 us before,
-0.3-0.5 us after; to_sdy(HloSharding, Mesh) 1.6-3.5 us before,
-0.3-0.5 us after; instructions 5,400 -> 1,070 and 5,560 -> 1,050.
+(2026-12-01, shared 2-core machine at load average 4 to 6): overhead of
+parse + str 2.1-3.2 us before, 0.25-0.61 us after (instructions 5,466 ->
+1,115); of to_sdy(HloSharding, Mesh) 1.5-2.6 us before, 0.35-0.62 us after
+(5,595 -> 1,101).
 """
 
 import argparse
