@@ -25,9 +25,9 @@ statement --iterations times and nothing else, for
 and again with 6000; the difference of the two totals over 4000 is the
 instructions per run (docs/python.md § Performance has both, before and
 after the direct entry points of python/src/fast_calls.cc). Figures
-(2026-12-01, shared 2-core machine at load average 4 to 6): overhead of
-parse + str 2.1-3.2 us before, 0.25-0.61 us after (instructions 5,466 ->
-1,115); of to_sdy(HloSharding, Mesh) 1.5-2.6 us before, 0.35-0.62 us after
+(2026-12-01, shared 2-core machine at load average 3 to 6): overhead of
+parse + str 1.1-3.2 us before, 0.21-0.61 us after (instructions 5,466 ->
+1,115); of to_sdy(HloSharding, Mesh) 0.9-2.6 us before, 0.31-0.62 us after
 (5,595 -> 1,101).
 """
 
