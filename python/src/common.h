@@ -42,11 +42,22 @@ struct MeshObject {
   ContextPtr context;
   sdy::MeshAttr mesh;
   std::string name = "mesh";
+  // `@name` in `context`, made by the first refIn (with the GIL held).
+  mutable sdy::MeshOrRef ref;
 };
 using MeshPtr = std::shared_ptr<MeshObject>;
 
 // The same mesh in `context` (itself when it already lives there).
 sdy::MeshAttr meshIn(const MeshObject& mesh, const ContextPtr& context);
+// The reference `@name` to the mesh, in `context`. Call with the GIL held.
+sdy::MeshOrRef refIn(const MeshObject& mesh, const ContextPtr& context);
+
+// f() with the GIL released.
+template <typename F>
+auto withoutGil(F&& f) {
+  py::gil_scoped_release unlocked;
+  return f();
+}
 
 // One sdy sharding, with the mesh it was verified against when known, and
 // the text it was parsed from (errors found later are located in it).
@@ -105,6 +116,13 @@ TensorShardingPtr parseTensorSharding(std::string_view text, MeshPtr mesh);
 void verifySharding(const TensorShardingObject& s, const MeshPtr& mesh);
 sdy::MeshLookup lookupFor(const MeshPtr& mesh, const ContextPtr& context);
 
+// to_sdy(s, mesh) with its keyword arguments at their defaults, for the
+// shardings it returns one TensorSharding for without releasing the GIL
+// (plainImport: not a tuple, not single-device, not large). Throws
+// LibraryError as to_sdy raises Error.
+bool plainImport(const hlo::HloSharding& s);
+TensorShardingPtr importPlain(const hlo::HloSharding& s, const MeshPtr& mesh);
+
 // Registration, one per file.
 void registerErrors(py::module_& m);
 void registerMesh(py::module_& m);
@@ -115,6 +133,8 @@ void registerConversions(py::module_& m);
 void registerViews(py::module_& m, py::class_<hlo::HloSharding>& cls);
 void registerModules(py::module_& m);
 void registerBench(py::module_& m);
+// Last: replaces the hot entry points with direct CPython functions (fast_calls.cc).
+void registerFastCalls(py::module_& m);
 py::class_<hlo::HloSharding>& hloShardingClass();
 
 }  // namespace shardbridge::python

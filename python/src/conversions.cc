@@ -40,21 +40,16 @@ struct ImportSetup {
 // carries) its maximal mesh.
 TensorShardingPtr importLeaf(const ImportSetup& setup, const hlo::HloSharding& leaf, std::optional<int64_t> rank,
                              bool openDims, bool release) {
+  sdy::MeshAttr global = meshIn(*setup.mesh, setup.context);
+  sdy::MeshOrRef ref = refIn(*setup.mesh, setup.context);
+  int64_t r = rank ? *rank : convert::ownRank(leaf);
+  auto convert = [&] {
+    return convert::convertToSdySharding(setup.context->ctx, leaf, global, ref, setup.singles, r, openDims,
+                                         setup.anyOrder);
+  };
   auto out = std::make_shared<TensorShardingObject>();
   out->context = setup.context;
-  sdy::MeshAttr global = meshIn(*setup.mesh, setup.context);
-  sdy::MeshOrRef ref = sdy::MeshOrRef::ref(setup.context->ctx, setup.mesh->name);
-  int64_t r = rank ? *rank : convert::ownRank(leaf);
-  Result<sdy::TensorShardingAttr> attr = makeError(ErrorCode::kInternal, "not converted");
-  if (release) {
-    py::gil_scoped_release unlocked;
-    attr = convert::convertToSdySharding(setup.context->ctx, leaf, global, ref, setup.singles, r, openDims,
-                                         setup.anyOrder);
-  } else {
-    attr = convert::convertToSdySharding(setup.context->ctx, leaf, global, ref, setup.singles, r, openDims,
-                                         setup.anyOrder);
-  }
-  out->attr = unwrap(std::move(attr));
+  out->attr = unwrap(release ? withoutGil(convert) : convert());
   out->mesh = setup.mesh;
   if (auto d = leaf.uniqueDevice(); d && leaf.isSingleDevice()) {
     auto single = std::make_shared<MeshObject>();
@@ -93,6 +88,23 @@ MeshPtr inferredMesh(const ContextPtr& context, std::span<const hlo::HloSharding
   for (const auto& [id, name] : meshes.singleDevice) singles[id] = name;
   return mesh;
 }
+
+}  // namespace
+
+bool plainImport(const hlo::HloSharding& s) { return !s.isTuple() && !s.isSingleDevice() && !large(s); }
+
+TensorShardingPtr importPlain(const hlo::HloSharding& s, const MeshPtr& mesh) {
+  // toSdy below with rank, open_dims and upstream_device_order at their
+  // defaults, for a sharding plainImport accepts: no single-device names, no
+  // list, no GIL release.
+  ImportSetup setup;
+  setup.context = currentContext();
+  setup.anyOrder.enabled = true;
+  setup.mesh = mesh;
+  return importLeaf(setup, s, std::nullopt, false, false);
+}
+
+namespace {
 
 py::object toSdy(py::object sharding, py::object mesh, std::optional<int64_t> rank, bool openDims,
                  bool upstreamDeviceOrder) {

@@ -48,6 +48,14 @@ sdy::MeshAttr meshIn(const MeshObject& mesh, const ContextPtr& context) {
   return sdy::MeshAttr::get(context->ctx, axes, mesh.mesh.deviceIds());
 }
 
+sdy::MeshOrRef refIn(const MeshObject& mesh, const ContextPtr& context) {
+  if (mesh.context != context) return sdy::MeshOrRef::ref(context->ctx, mesh.name);
+  // Cached in the mesh's own context, which the mesh keeps alive; the GIL
+  // orders the first write before every read.
+  if (!mesh.ref.impl()) mesh.ref = sdy::MeshOrRef::ref(context->ctx, mesh.name);
+  return mesh.ref;
+}
+
 MeshPtr parseMesh(std::string_view text, const std::string& name) {
   auto out = std::make_shared<MeshObject>();
   out->context = currentContext();

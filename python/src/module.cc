@@ -16,4 +16,5 @@ PYBIND11_MODULE(_core, m) {
   registerViews(m, hloShardingClass());
   registerModules(m);
   registerBench(m);
+  registerFastCalls(m);
 }
