@@ -245,7 +245,9 @@ Status setFuncManualAxes(PassContext& ctx) {
   // Only a call inside a manual computation gives a function axes, and
   // only an attribute already written can need rewriting: without either,
   // the parse below is saved (the common case once bodies are inlined).
-  bool calls = after.find("call @") != std::string::npos || after.find("func.call\"") != std::string::npos;
+  bool calls = after.find("func.call") != std::string::npos;
+  for (size_t at = after.find("call @"); !calls && at != std::string::npos; at = after.find("call @", at + 1))
+    calls = at == 0 || !module_lex::isIdentChar(after[at - 1]);  // not stablehlo.custom_call
   if ((after.find("sdy.manual_computation") == std::string::npos || !calls) &&
       after.find(kFuncManualAxes) == std::string::npos)
     return okStatus();
