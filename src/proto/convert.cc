@@ -73,9 +73,11 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
 // set: the form runtimes pass most. For it the ladder below (steps 6-11)
 // only checks what this does, so plainIotaFromProto skips the metadata and
 // subgroup bookkeeping. Anything else, a rule broken included, goes down the
-// ladder, which gives the exact error.
+// ladder, which gives the exact error. No tuple elements either, so that
+// fromProto can test this before its bound on them.
 bool isPlainIota(const wire::OpSharding& proto) {
   if (proto.type() != wire::OpSharding::OTHER || proto.iota_reshape_dims_size() != 1 ||
+      proto.tuple_shardings_size() != 0 ||
       proto.iota_transpose_perm_size() != 1 || proto.iota_transpose_perm(0) != 0 ||
       proto.metadata_size() != 0 || proto.last_tile_dims_size() != 0 ||
       proto.replicate_on_last_tile_dim() || proto.tile_assignment_devices_size() != 0 ||
@@ -96,12 +98,12 @@ bool isPlainIota(const wire::OpSharding& proto) {
   return product == n;
 }
 
+// HloSharding::iotaTile checks the dims again (it accepts what isPlainIota
+// accepts) and builds the sharding in the caller's Result.
 Result<HloSharding> plainIotaFromProto(const wire::OpSharding& proto) {
   const std::span<const int64_t> dims(proto.tile_assignment_dimensions().data(),
                                       static_cast<size_t>(proto.tile_assignment_dimensions_size()));
-  Result<hlo::TileAssignment> tiles = hlo::TileAssignment::iota(dims);
-  if (!tiles) return std::move(tiles).error();  // isPlainIota checked what it checks
-  return HloSharding::tile(std::move(*tiles));
+  return HloSharding::iotaTile(dims);
 }
 
 // Any other iota (`{devices=[...]<=[...]T(...)}`, with or without
@@ -336,6 +338,10 @@ Error tooManyTupleElements(size_t limit) {
 }
 
 Result<HloSharding> fromProto(const wire::OpSharding& proto, const ProtoParseOptions& options) {
+  // The plain iota before anything else: no shard group, tuple elements or
+  // V3 field to look at, and no call into the ladder's large frame
+  // (docs/performance.md, fifth pass).
+  if (isPlainIota(proto)) return plainIotaFromProto(proto);
   if (proto.tuple_shardings_size() > 0 &&
       countTupleElements(proto, options.maxTupleLeaves) > options.maxTupleLeaves) {
     return tooManyTupleElements(options.maxTupleLeaves);
