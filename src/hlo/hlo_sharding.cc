@@ -7,6 +7,7 @@
 #include "shardbridge/base/checked_math.h"
 
 #include "shardbridge/hlo/named_sharding.h"
+#include "tile_assignment_detail.h"
 
 #include <algorithm>
 #include <array>
@@ -173,6 +174,27 @@ Result<HloSharding> HloSharding::tile(TileAssignment tiles, std::vector<OpMetada
   result->kind_ = Kind::kTiled;
   result->tileAssignment_ = std::move(tiles);
   result->metadata_ = std::move(md);
+  return result;
+}
+
+Result<HloSharding> HloSharding::iotaTile(std::span<const int64_t> dims) {
+  // fromProto's plain iota comes here: built in the Result and returned by
+  // name on every path (no moved HloSharding, no metadata vector to pass
+  // and destroy), the tile assignment straight into the sharding
+  // (docs/performance.md, fifth pass).
+  Result<HloSharding> result(std::in_place);
+  const int64_t n = detail::validDimsProduct(dims);
+  if (n < 0) {
+    Result<TileAssignment> refused = TileAssignment::iota(dims);
+    if (!refused) {
+      result = std::move(refused).error();
+      return result;
+    }
+    result->tileAssignment_ = std::move(*refused);  // not reached: the checks agree
+  } else {
+    result->tileAssignment_ = TileAssignment::plainIota(dims, n);
+  }
+  result->kind_ = Kind::kTiled;
   return result;
 }
 

@@ -1,6 +1,7 @@
 // The helpers tile_assignment.cc and iota_tile_assignment.cc share: dims
 // checks with their messages, permutation and transpose tests, integer
-// lists. Internal to the hlo floor.
+// lists (hlo_sharding.cc's iotaTile uses the dims test too). Internal to the
+// hlo floor.
 #pragma once
 
 #include <charconv>

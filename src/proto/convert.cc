@@ -73,9 +73,11 @@ Result<HloSharding> fromProtoAt(const wire::OpSharding& proto, const ProtoParseO
 // set: the form runtimes pass most. For it the ladder below (steps 6-11)
 // only checks what this does, so plainIotaFromProto skips the metadata and
 // subgroup bookkeeping. Anything else, a rule broken included, goes down the
-// ladder, which gives the exact error.
+// ladder, which gives the exact error. No tuple elements either, so that
+// fromProto can test this before its bound on them.
 bool isPlainIota(const wire::OpSharding& proto) {
   if (proto.type() != wire::OpSharding::OTHER || proto.iota_reshape_dims_size() != 1 ||
+      proto.tuple_shardings_size() != 0 ||
       proto.iota_transpose_perm_size() != 1 || proto.iota_transpose_perm(0) != 0 ||
       proto.metadata_size() != 0 || proto.last_tile_dims_size() != 0 ||
       proto.replicate_on_last_tile_dim() || proto.tile_assignment_devices_size() != 0 ||
@@ -96,12 +98,12 @@ bool isPlainIota(const wire::OpSharding& proto) {
   return product == n;
 }
 
+// HloSharding::iotaTile checks the dims again (it accepts what isPlainIota
+// accepts) and builds the sharding in the caller's Result.
 Result<HloSharding> plainIotaFromProto(const wire::OpSharding& proto) {
   const std::span<const int64_t> dims(proto.tile_assignment_dimensions().data(),
                                       static_cast<size_t>(proto.tile_assignment_dimensions_size()));
-  Result<hlo::TileAssignment> tiles = hlo::TileAssignment::iota(dims);
-  if (!tiles) return std::move(tiles).error();  // isPlainIota checked what it checks
-  return HloSharding::tile(std::move(*tiles));
+  return HloSharding::iotaTile(dims);
 }
 
 // Any other iota (`{devices=[...]<=[...]T(...)}`, with or without
@@ -122,16 +124,25 @@ bool isSimpleIota(const wire::OpSharding& proto) {
   return false;
 }
 
+// `{replicated}` without metadata, the default HloSharding, built in its
+// Result: HloSharding::replicate returns a sharding that the Result would
+// then move in and destroy, a third of this row's cost (docs/performance.md,
+// fifth pass).
+Result<HloSharding> plainReplicated() {
+  Result<HloSharding> result(std::in_place);
+  return result;
+}
+
 // fromProtoAt without step 13 (the shard group). Every return is a prvalue,
 // so the sharding is built in the caller's Result (no moves on the way out).
 Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
                                        const ProtoParseOptions& options, size_t depth) {
   // 1. V3: XLA looks at nothing else when named_sharding is present.
   if (proto.has_named_sharding()) return namedShardingFromProto(proto.named_sharding());
-  // Steps 2-12 for the plain iota (no shard group either) and for the other
-  // iotas with nothing beside them but the replication flag, before any of
-  // their bookkeeping is built.
-  if (isPlainIota(proto)) return plainIotaFromProto(proto);
+  // Steps 2-12 for the iotas with nothing beside them but the replication
+  // flag, before any of their bookkeeping is built. (fromProto has already
+  // taken the plain iota at the top level; a tuple's plain elements come
+  // here.)
   if (isSimpleIota(proto)) {
     const std::span<const int64_t> dims(
         proto.tile_assignment_dimensions().data(),
@@ -187,6 +198,7 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
   // 4. Kinds without a tile assignment: every tile field is ignored.
   switch (proto.type()) {
     case wire::OpSharding::REPLICATED:
+      if (metadata.empty()) return plainReplicated();
       return HloSharding::replicate(std::move(metadata));
     case wire::OpSharding::MANUAL:
       return HloSharding::manual(std::move(metadata));
@@ -336,6 +348,10 @@ Error tooManyTupleElements(size_t limit) {
 }
 
 Result<HloSharding> fromProto(const wire::OpSharding& proto, const ProtoParseOptions& options) {
+  // The plain iota before anything else: no shard group, tuple elements or
+  // V3 field to look at, and no call into the ladder's large frame
+  // (docs/performance.md, fifth pass).
+  if (isPlainIota(proto)) return plainIotaFromProto(proto);
   if (proto.tuple_shardings_size() > 0 &&
       countTupleElements(proto, options.maxTupleLeaves) > options.maxTupleLeaves) {
     return tooManyTupleElements(options.maxTupleLeaves);

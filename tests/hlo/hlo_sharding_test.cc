@@ -317,5 +317,51 @@ RC_GTEST_PROP(HloShardingProps, IotaAndExplicitNormaliseAlike, ()) {
   }
 }
 
+// HloSharding::iotaTile(dims) builds `[dims]<=[n]` without the
+// canonicalising pass (docs/performance.md, fifth pass): it must give what
+// the general path gives for reshape [n], perm [0], and refuse what
+// TileAssignment::iota refuses with its error.
+RC_GTEST_PROP(HloShardingProps, PlainIotaTileMatchesGeneralIota, ()) {
+  const size_t rank = *rc::gen::inRange<size_t>(0, 11);
+  I64s dims;
+  for (size_t i = 0; i < rank; ++i) {
+    dims.push_back(*rc::gen::weightedOneOf<int64_t>(
+        {{8, rc::gen::inRange<int64_t>(1, 9)},
+         {1, rc::gen::element<int64_t>(0, -1, int64_t{1} << 31, (int64_t{1} << 31) + 1)}}));
+  }
+  auto plain = HloSharding::iotaTile(dims);
+  auto withMetadata = HloSharding::iotaTile(dims, std::vector<OpMetadata>{});
+  auto tiles = TileAssignment::iota(dims);
+  if (!tiles) {
+    RC_ASSERT(!plain.has_value());
+    RC_ASSERT(!withMetadata.has_value());
+    RC_ASSERT(plain.error().message == tiles.error().message);
+    RC_ASSERT(plain.error().code == tiles.error().code);
+    return;
+  }
+  RC_ASSERT(plain.has_value());
+  const int64_t n = tiles->numElements();
+  const I64s reshape = {n};
+  const Ints perm = {0};
+  auto general = HloSharding::tile(TileAssignment::iota(dims, reshape, perm).value()).value();
+  RC_ASSERT(*plain == general);
+  RC_ASSERT(*plain == *withMetadata);
+  RC_ASSERT(plain->toString() == general.toString());
+  const auto& a = plain->tileAssignment().iotaForm();
+  const auto& b = general.tileAssignment().iotaForm();
+  RC_ASSERT(a.has_value() && b.has_value());
+  RC_ASSERT(I64s(a->dims().begin(), a->dims().end()) == I64s(b->dims().begin(), b->dims().end()));
+  RC_ASSERT(I64s(a->reshapeDims().begin(), a->reshapeDims().end()) ==
+            I64s(b->reshapeDims().begin(), b->reshapeDims().end()));
+  RC_ASSERT(Ints(a->transposePerm().begin(), a->transposePerm().end()) ==
+            Ints(b->transposePerm().begin(), b->transposePerm().end()));
+  RC_ASSERT(a->numElements() == b->numElements());
+  if (n <= 4096) {
+    const auto da = plain->tileAssignment().devices().value();
+    const auto db = general.tileAssignment().devices().value();
+    RC_ASSERT(I64s(da.begin(), da.end()) == I64s(db.begin(), db.end()));
+  }
+}
+
 }  // namespace
 }  // namespace shardbridge::hlo

@@ -205,6 +205,27 @@ TEST(FromProto, TupleDepthIsBounded) {
   EXPECT_FALSE(fromProto(nestedTuples(3), options).has_value());
 }
 
+// fromProto tests the plain iota before its bound on tuple elements; a
+// non-TUPLE message with tuple_shardings entries must still meet the bound
+// (and otherwise the ladder ignores them), so it is not taken for plain.
+TEST(FromProto, PlainIotaWithTupleEntriesTakesTheLadder) {
+  wire::OpSharding p = pbtxt("type: OTHER tile_assignment_dimensions: [2, 2] "
+                             "iota_reshape_dims: 4 iota_transpose_perm: 0");
+  auto plain = fromProto(p);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->toString(), "{devices=[2,2]<=[4]}");
+  p.add_tuple_shardings();
+  auto withEntry = fromProto(p);
+  ASSERT_TRUE(withEntry.has_value());
+  EXPECT_EQ(withEntry->toString(), "{devices=[2,2]<=[4]}");
+  ProtoParseOptions options;
+  options.maxTupleLeaves = 0;
+  auto r = fromProto(p, options);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message,
+            "a tuple has more than 0 elements (counted over every level of nesting)");
+}
+
 // Issue 13 item 1: tuple elements are bounded (65,536 over every level, as
 // HLO text's tuples), with a clear error, not a gigabyte of leaves.
 TEST(FromProto, TupleElementsAreBounded) {

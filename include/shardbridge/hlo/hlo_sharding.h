@@ -106,8 +106,9 @@ class HloSharding {
   // Rejects the empty default TileAssignment.
   static Result<HloSharding> tile(TileAssignment tiles, std::vector<OpMetadata> metadata = {});
   // XLA's IotaTile: tiled over `[dims]<=[...]`. Errors as TileAssignment::iota.
+  static Result<HloSharding> iotaTile(std::span<const int64_t> dims);
   static Result<HloSharding> iotaTile(std::span<const int64_t> dims,
-                                      std::vector<OpMetadata> metadata = {});
+                                      std::vector<OpMetadata> metadata);
   static Result<HloSharding> iotaTile(std::span<const int64_t> dims,
                                       std::span<const int64_t> reshapeDims,
                                       std::span<const int> transposePerm,

@@ -104,6 +104,11 @@ class IotaTileAssignment {
                      std::span<const int> perm) {
     assignCanonical(dims, reshape, perm);
   }
+  // The plain iota `[dims]<=[n]` from valid dims whose product is n: a
+  // one-entry reshape is already canonical, so nothing is canonicalised.
+  IotaTileAssignment(InPlaceTag, std::span<const int64_t> dims, int64_t n) {
+    assignPlain(dims, n);
+  }
 
   // A canonical reshape has one entry or only entries >= 2, so with at most
   // 2^31 devices it never has more than 31: it is stored inline.
@@ -156,6 +161,22 @@ class IotaTileAssignment {
   // Result, fromIota and make_shared.
   void assignCanonical(std::span<const int64_t> dims, std::span<const int64_t> reshape,
                        std::span<const int> perm);
+  // `[dims]<=[n]` into `*this` (freshly default-constructed), for valid
+  // dims with product n: what assignCanonical makes of reshape [n], perm
+  // [0] (canonicalizeIota leaves a one-entry reshape as it is). Inline, as
+  // it is a few stores (docs/performance.md, fifth pass).
+  void assignPlain(std::span<const int64_t> dims, int64_t n) {
+    ndims_ = dims.size();
+    if (dims.size() <= kInlineDims) {
+      for (size_t i = 0; i < dims.size(); ++i) inlineDims_[i] = dims[i];
+    } else {
+      heapDims_.assign(dims.begin(), dims.end());
+    }
+    numElements_ = n;
+    reshape_[0] = n;
+    perm_[0] = 0;
+    reshapeRank_ = 1;
+  }
 
   // Tile dims: inline up to kInlineDims (the common case), else on the heap.
   static constexpr size_t kInlineDims = 8;
@@ -246,6 +267,9 @@ class TileAssignment {
   static TileAssignment canonicalIota(std::span<const int64_t> dims,
                                       std::span<const int64_t> reshape,
                                       std::span<const int> perm);
+  // `[dims]<=[n]` from valid dims (validDimsProduct(dims) == n), built in
+  // place without the canonicalising pass.
+  static TileAssignment plainIota(std::span<const int64_t> dims, int64_t n);
   std::shared_ptr<const Impl> impl_;
 };
 
