@@ -28,8 +28,7 @@ Result<OpTree> TreeParser::run() {
 // `{ key = value, unit, "quoted" = v }` at '{'.
 Status TreeParser::dict(AttrDictNode& d) {
   d.whole.begin = p_;
-  std::vector<AttrEntry>& entries = entriesScratch_;  // dict() never nests: one scratch
-  entries.clear();
+  d.entries.clear();
   ++p_;
   while (true) {
     skipWs();
@@ -62,7 +61,7 @@ Status TreeParser::dict(AttrDictNode& d) {
       e.whole.end = end;
       skipWs();
     }
-    entries.push_back(e);
+    d.entries.push_back(e);
     if (at(',')) {
       ++p_;
       continue;
@@ -73,7 +72,6 @@ Status TreeParser::dict(AttrDictNode& d) {
   }
   ++p_;
   d.whole.end = p_;
-  d.entries.assign(entries.begin(), entries.end());  // one allocation of the exact size
   return okStatus();
 }
 
@@ -88,8 +86,6 @@ Status TreeParser::op(int parent, int depth) {
   node.parent = parent;
   node.depth = depth;
   node.whole.begin = p_;
-  std::vector<ValueDef>& defs = scratch(defsScratch_, depth);
-  defs.clear();
   if (at('%')) {
     node.results.begin = p_;
     while (true) {
@@ -105,7 +101,7 @@ Status TreeParser::op(int parent, int depth) {
         if (p_ == nb || n <= 0) return parseError("expected a result count after ':'", nb);
         r.count = static_cast<int>(n);
       }
-      defs.push_back(r);
+      node.resultDefs.push_back(r);
       node.results.end = p_;
       skipWs();
       if (at(',')) {
@@ -120,7 +116,6 @@ Status TreeParser::op(int parent, int depth) {
     ++p_;
     skipWs();
   }
-  node.resultDefs.assign(defs.begin(), defs.end());
   node.nameSpan.begin = p_;
   if (at('"')) {
     SB_TRY(skipStr());
@@ -149,8 +144,6 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
   bool inSignature = false;
   size_t lastSig = 0;  // end of the signature's last token
   std::vector<ValueDef> pendingArgs;  // custom-syntax block arguments `(%a: t)` before a region
-  std::vector<ValueUse>& uses = scratch(usesScratch_, depth);
-  uses.clear();
   size_t last = p_;    // end of the op's last token
   while (true) {
     // Blanks and comments; a newline at depth 0 may end the op.
@@ -224,7 +217,7 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
           u.index = n;
         }
         u.span = {b, p_};
-        uses.push_back(u);
+        node.uses.push_back(u);
         break;
       }
       case '@':
@@ -300,7 +293,6 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
     if (inSignature) lastSig = p_;
   }
   if (inSignature) node.signature.end = lastSig;
-  node.uses.assign(uses.begin(), uses.end());
   if (local != 0) return parseError("unbalanced brackets in operation '" + std::string(node.name) + "'", node.whole.begin);
   p_ = last;
   node.whole.end = last;
@@ -329,12 +321,8 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, std::vector<
   current.whole.begin = p_;
   current.arguments = std::move(entryArgs);
   bool any = false;
-  std::vector<int>& ops = scratch(blockScratch_, depth);
-  ops.clear();
   auto flush = [&](size_t end) {
     current.whole.end = end;
-    current.ops.assign(ops.begin(), ops.end());
-    ops.clear();
     if (region && (any || !current.ops.empty() || !current.label.empty() || region->blocks.empty()))
       region->blocks.push_back(std::move(current));
     current = Block();
@@ -421,7 +409,7 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, std::vector<
     size_t before = p_;
     SB_TRY(op(parent, depth));
     if (p_ == before) return parseError("expected an operation, got " + describe(t_, p_), p_);
-    if (region) ops.push_back(index);
+    if (region) current.ops.push_back(index);
     else tree_.topLevel.push_back(index);
     any = true;
   }

@@ -20,11 +20,7 @@ inline bool definesSymbol(std::string_view op) {
 
 class TreeParser {
  public:
-  explicit TreeParser(std::string_view text)
-      : defsScratch_(kMaxOpNesting + 2), usesScratch_(kMaxOpNesting + 2), blockScratch_(kMaxOpNesting + 2),
-        t_(text) {
-    tree_.text = text;
-  }
+  explicit TreeParser(std::string_view text) : t_(text) { tree_.text = text; }
   Result<AttrDictNode> dictAt(size_t at);
   Result<OpTree> run();
 
@@ -68,20 +64,6 @@ class TreeParser {
   Status rest(OpNode& node, int index, int depth);
   Status region(OpNode& node, int index, int depth, std::vector<ValueDef>& pendingArgs);
   Status blockBody(int parent, Region* region, int depth, std::vector<ValueDef> entryArgs = {});
-
-  // Scratch vectors reused across ops, one per nesting depth (a nested op
-  // is parsed while its parent's are being filled): each node's vectors are
-  // then allocated once, at their exact size, instead of regrowing. The
-  // pools are sized for every depth op() admits (kMaxOpNesting, and the
-  // block bodies one deeper), so no reference into them moves.
-  template <typename T>
-  static std::vector<T>& scratch(std::vector<std::vector<T>>& pool, int depth) {
-    return pool[static_cast<size_t>(depth)];
-  }
-  std::vector<std::vector<ValueDef>> defsScratch_;
-  std::vector<std::vector<ValueUse>> usesScratch_;
-  std::vector<std::vector<int>> blockScratch_;
-  std::vector<AttrEntry> entriesScratch_;
 
   std::string_view t_;
   size_t p_ = 0;
