@@ -43,7 +43,6 @@
 namespace shardbridge::module {
 namespace {
 
-constexpr std::string_view kBody = "xla.sdy.manual_computation_body";
 // Clones of clones nest no deeper than the call graph; a cycle (recursion,
 // which MLIR's func dialect allows) stops here rather than looping.
 constexpr int kMaxCloneDepth = 128;
@@ -126,7 +125,7 @@ class CallGraphFlattener {
 
   Status visit(int fn, int call) {
     std::string target = fns_[fn].callee[call];
-    if (bodiesOnly_ && target.find(kBody) == std::string::npos) return okStatus();
+    if (bodiesOnly_ && target.find(kRoundTripBodyName) == std::string::npos) return okStatus();
     auto it = byName_.find(target);
     if (it == byName_.end())
       return makeError(ErrorCode::kNotFound, "Failed to lookup function: " + target, tree_.ops[call].whole.begin);

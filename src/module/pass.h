@@ -63,6 +63,11 @@ Status runFoldTuplesAndReshapes(PassContext&);       // stablehlo-ext-fold-tuple
 Status runFlattenCallGraph(PassContext&);             // sdy-flatten-call-graph (flatten_call_graph.cc)
 Status runUnflattenCallGraph(PassContext&);           // sdy-unflatten-call-graph (unflatten_call_graph.cc)
 
+// The name (a part of the name, once numbered or prefixed) of the outlined
+// body of a manual computation in the round-trip form (upstream
+// sdy_round_trip/shard_map_export.cc).
+inline constexpr std::string_view kRoundTripBodyName = "xla.sdy.manual_computation_body";
+
 // The attribute sdy-flatten-call-graph records a clone's source function in.
 inline constexpr std::string_view kOriginalFuncName = "sdy.original_func_name";
 // The attribute the round-trip shard-map import gives each function called

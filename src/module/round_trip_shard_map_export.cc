@@ -36,7 +36,6 @@ using module_lex::indentationAt;
 using module_lex::skipBalanced;
 using module_lex::skipBlanks;
 
-constexpr std::string_view kRoundTripBodyName = "xla.sdy.manual_computation_body";
 
 struct RoundTripManual {
   int op = -1;

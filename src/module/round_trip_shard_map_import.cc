@@ -28,11 +28,10 @@
 namespace shardbridge::module {
 namespace {
 
-constexpr std::string_view kBody = "xla.sdy.manual_computation_body";
 constexpr std::string_view kG2L = "xla.sdy.GlobalToLocalShape";
 constexpr std::string_view kL2G = "xla.sdy.LocalToGlobalShape";
 
-bool isRoundTripBodyName(std::string_view n) { return n.find(kBody) != std::string_view::npos; }
+bool isRoundTripBodyName(std::string_view n) { return n.find(kRoundTripBodyName) != std::string_view::npos; }
 
 
 // Whether the function `name` of `module` calls another body.

@@ -59,9 +59,10 @@ struct Comparison {
   std::string mismatch;  // the first difference, empty when none
 };
 
-// Both ways on every module span of `text`, with each option combination
-// the pipelines use.
-Comparison compareExports(const std::string& text) {
+// `scan(text, variant)` and `walk(tree, span, variant)` on every module
+// span of `text`, for each of four option variants.
+template <typename Scan, typename Walk>
+Comparison compareBothWays(const std::string& text, Scan&& scan, Walk&& walk) {
   Comparison c;
   auto tree = parseOpTree(text);
   if (!tree) {
@@ -70,20 +71,32 @@ Comparison compareExports(const std::string& text) {
   }
   for (TextSpan span : moduleSpans(*tree)) {
     for (int variant = 0; variant < 4; ++variant) {
-      ExportModuleOptions options;
-      options.v3 = (variant & 1) != 0;
-      options.readRoundTrip = (variant & 2) != 0;
-      Result<ConvertedModule> scanned = exportModule(span.in(tree->text), options);
-      Result<ConvertedModule> walkedOut = exportModuleOnTree(*tree, span, options);
-      if (c.mismatch.empty() && describeResult(scanned) != describeResult(walkedOut))
-        c.mismatch = "variant " + std::to_string(variant) + ":\n--- scan\n" + describeResult(scanned) +
-                     "\n--- tree\n" + describeResult(walkedOut) + "\n--- input\n" + text;
+      std::string scanned = describeResult(scan(span.in(tree->text), variant));
+      std::string walked = describeResult(walk(*tree, span, variant));
+      if (c.mismatch.empty() && scanned != walked)
+        c.mismatch = "variant " + std::to_string(variant) + ":\n--- scan\n" + scanned + "\n--- tree\n" + walked +
+                     "\n--- input\n" + text;
     }
     module_detail::ScanVisitor none;
     auto took = module_detail::scanTree(*tree, span, none);
     if (took && *took) ++c.walked;
   }
   return c;
+}
+
+ExportModuleOptions exportVariant(int variant) {
+  ExportModuleOptions options;
+  options.v3 = (variant & 1) != 0;
+  options.readRoundTrip = (variant & 2) != 0;
+  return options;
+}
+
+// exportModule and exportModuleOnTree, with each option combination the
+// pipelines use.
+Comparison compareExports(const std::string& text) {
+  return compareBothWays(
+      text, [](std::string_view t, int v) { return exportModule(t, exportVariant(v)); },
+      [](const OpTree& tree, TextSpan span, int v) { return exportModuleOnTree(tree, span, exportVariant(v)); });
 }
 
 // The text export-shardings reads in a pipeline: the pipeline's `steps`
@@ -102,30 +115,18 @@ const std::vector<std::string> kRoundTripSteps = {
     "sdy-lift-inlined-meshes", "xla-sdy-round-trip-dedup-meshes", "xla-sdy-round-trip-export-ops",
     "xla-sdy-round-trip-shard-map-export", "xla-sdy-round-trip-export-shardy-attrs"};
 
-// importModule and importModuleOnTree on every module span of `text`.
+ImportModuleOptions importVariant(int variant) {
+  ImportModuleOptions options;
+  options.maximalMeshNames = (variant & 1) != 0;
+  options.renameOnClash = (variant & 2) != 0;
+  return options;
+}
+
+// importModule and importModuleOnTree.
 Comparison compareImports(const std::string& text) {
-  Comparison c;
-  auto tree = parseOpTree(text);
-  if (!tree) {
-    c.mismatch = "no op tree: " + tree.error().message;
-    return c;
-  }
-  for (TextSpan span : moduleSpans(*tree)) {
-    for (int variant = 0; variant < 4; ++variant) {
-      ImportModuleOptions options;
-      options.maximalMeshNames = (variant & 1) != 0;
-      options.renameOnClash = (variant & 2) != 0;
-      Result<ConvertedModule> scanned = importModule(span.in(tree->text), options);
-      Result<ConvertedModule> walkedOut = importModuleOnTree(*tree, span, options);
-      if (c.mismatch.empty() && describeResult(scanned) != describeResult(walkedOut))
-        c.mismatch = "variant " + std::to_string(variant) + ":\n--- scan\n" + describeResult(scanned) +
-                     "\n--- tree\n" + describeResult(walkedOut) + "\n--- input\n" + text;
-    }
-    module_detail::ScanVisitor none;
-    auto took = module_detail::scanTree(*tree, span, none);
-    if (took && *took) ++c.walked;
-  }
-  return c;
+  return compareBothWays(
+      text, [](std::string_view t, int v) { return importModule(t, importVariant(v)); },
+      [](const OpTree& tree, TextSpan span, int v) { return importModuleOnTree(tree, span, importVariant(v)); });
 }
 
 testgen::GeneratedModule treeScanModule() {
