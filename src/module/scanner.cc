@@ -17,8 +17,6 @@ Status Scanner::opDict() {
   SB_TRY(parseDict(dict, 0));
   if (!interesting(dict)) return okStatus();
   ValueDict& vd = value_;
-  vd.types.clear();
-  vd.typesKnown = false;
   vd.funcName = {};
   vd.index = 0;
   vd.argName = {};
@@ -304,10 +302,6 @@ const DictEntry* AttrDict::findFrontend(std::string_view name, const DictEntry**
 Result<ScanSummary> scanText(std::string_view text, ScanVisitor& visitor) {
   Scanner s(text, visitor);
   return s.run();
-}
-
-Status readOpTypesAfter(std::string_view text, size_t pos, std::string_view opResults, ValueDict& vd) {
-  return OpTypeReader(text).read(pos, opResults, vd);
 }
 
 struct OpTypeReader::Impl {

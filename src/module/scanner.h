@@ -149,17 +149,15 @@ inline constexpr size_t kMaxNesting = 4096;
 // unbalanced bracket, a truncated construct), located by byte offset.
 Result<ScanSummary> scanText(std::string_view text, ScanVisitor& visitor);
 
-// The types of the values an op's dictionary is attached to, read from
-// `text` after the dictionary (which ends at `pos`) exactly as scanText
-// reads them for onDict: vd.types and vd.typesKnown are set. `opResults` is
-// the op's result list as written (`%0`, `%1:2`). Errors (kParse) as
-// scanText's on a malformed type.
-Status readOpTypesAfter(std::string_view text, size_t pos, std::string_view opResults, ValueDict& vd);
-// readOpTypesAfter for many ops of one text, with one reader's state.
+// Reads, for the ops of one text, the types of the values an op's
+// dictionary is attached to, exactly as scanText reads them for onDict.
 class OpTypeReader {
  public:
   explicit OpTypeReader(std::string_view text);
   ~OpTypeReader();
+  // The types after a dictionary ending at `pos`: vd.types and
+  // vd.typesKnown are set. `opResults` is the op's result list as written
+  // (`%0`, `%1:2`). Errors (kParse) as scanText's on a malformed type.
   Status read(size_t pos, std::string_view opResults, ValueDict& vd);
 
  private:

@@ -351,7 +351,7 @@ class Scanner {
   Status opDict();
  public:
   // The result types after an op's dictionary ending at `pos`, as opDict
-  // reads them (readOpTypesAfter, scanner.h).
+  // reads them (OpTypeReader, scanner.h).
   Status typesAt(size_t pos, std::string_view opResults, ValueDict& vd) {
     p_ = pos;
     opResults_ = opResults;

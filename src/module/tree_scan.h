@@ -23,7 +23,7 @@ namespace shardbridge::module_detail {
 // than one dictionary outside its regions, or a `mhlo.frontend_attributes`
 // dictionary that nests another one.
 // `summary`, when given, receives what scanText returns.
-// Errors: the visitor's, and readOpTypesAfter's on a malformed type.
+// Errors: the visitor's, and OpTypeReader's on a malformed type.
 Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor,
                       ScanSummary* summary = nullptr);
 
