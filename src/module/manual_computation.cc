@@ -41,20 +41,39 @@ Result<std::vector<TextSpan>> shardingList(std::string_view t, const OpNode& op,
 
 }  // namespace
 
+Result<AxisList> readAxisList(std::string_view t, size_t open) {
+  if (open >= t.size() || t[open] != '{') return makeError(ErrorCode::kParse, "expected '{'", open);
+  AxisList list;
+  size_t p = skipBlanks(t, open + 1);
+  if (p < t.size() && t[p] == '}') {
+    list.end = p + 1;
+    return list;
+  }
+  while (true) {
+    if (p >= t.size() || t[p] != '"') return makeError(ErrorCode::kParse, "expected a quoted axis name", p);
+    SB_ASSIGN_OR_RETURN(size_t end, module_lex::skipString(t, p));
+    list.axes.emplace_back(t.substr(p + 1, end - p - 2));
+    p = skipBlanks(t, end);
+    if (p < t.size() && t[p] == ',') {
+      p = skipBlanks(t, p + 1);
+      continue;
+    }
+    if (p < t.size() && t[p] == '}') break;
+    return makeError(ErrorCode::kParse, "expected ',' or '}' in the manual axes", p);
+  }
+  list.end = p + 1;
+  return list;
+}
+
 Result<ManualComputationParts> readManualComputation(std::string_view t, const OpNode& op) {
   ManualComputationParts parts;
   SB_ASSIGN_OR_RETURN(parts.in, shardingList(t, op, "in_shardings"));
   SB_ASSIGN_OR_RETURN(parts.out, shardingList(t, op, "out_shardings"));
   SB_ASSIGN_OR_RETURN(size_t p, valueOf(t, op, "manual_axes"));
   if (p >= t.size() || t[p] != '{') return makeError(ErrorCode::kParse, "expected '{' after manual_axes", p);
-  SB_ASSIGN_OR_RETURN(size_t e, skipBalanced(t, p));
-  parts.axesSpan = {p, e};
-  for (size_t q = p + 1; q < e; ++q) {
-    if (t[q] != '"') continue;
-    SB_ASSIGN_OR_RETURN(size_t end, module_lex::skipString(t, q));
-    parts.axes.emplace_back(t.substr(q + 1, end - q - 2));
-    q = end - 1;
-  }
+  SB_ASSIGN_OR_RETURN(AxisList list, readAxisList(t, p));
+  parts.axesSpan = {p, list.end};
+  parts.axes = std::move(list.axes);
   return parts;
 }
 

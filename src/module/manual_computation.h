@@ -21,10 +21,22 @@ struct ManualComputationParts {
   std::vector<std::string> axes;  // the manual axes, in order, quotes stripped
 };
 
+// A manual-axes list `{"x", "y"}` (or `{}`) starting at `t[open]`: each
+// axis a quoted MLIR string, separated by commas. `axes` holds each name as
+// written between its quotes (escapes kept); `end` is just past the `}`.
+// Errors (kParse, located in `t`): no `{` at `open`, anything but a quoted
+// name where one is due, an unterminated string, a missing `,` or `}`.
+struct AxisList {
+  std::vector<std::string> axes;
+  size_t end = 0;
+};
+Result<AxisList> readAxisList(std::string_view t, size_t open);
+
 // The parts of `op` (an sdy.manual_computation) in `t`, read between the op
 // name and its region. Errors (kParse, located): a missing `in_shardings`,
 // `out_shardings` or `manual_axes`, a missing `=`, `[`, `]` or `{`, an
-// unterminated string or unbalanced brackets.
+// unterminated string or unbalanced brackets, a manual-axes list that
+// readAxisList refuses.
 Result<ManualComputationParts> readManualComputation(std::string_view t, const OpNode& op);
 
 // `#sdy<manual_axes{"x", "y"}>`, as the export passes write the axes.

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "module/import_common.h"
+#include "module/manual_computation.h"
 #include "module/op_types.h"
 #include "module/text_lex.h"
 #include "shardbridge/sdy/text.h"
@@ -271,10 +272,14 @@ Result<std::string> manualAxesList(std::string_view text) {
   if (!s.starts_with(kPrefix) || !s.ends_with(">"))
     return makeError(ErrorCode::kParse, "expected '#sdy<manual_axes{...}>', got '" + std::string(text) + "'");
   s = s.substr(kPrefix.size(), s.size() - kPrefix.size() - 1);
-  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
-  if (!s.starts_with("{") || !s.ends_with("}"))
-    return makeError(ErrorCode::kParse, "expected '#sdy<manual_axes{...}>', got '" + std::string(text) + "'");
-  return std::string(s);
+  size_t open = module_lex::skipBlanks(s, 0);
+  Result<AxisList> list = readAxisList(s, open);
+  if (!list || module_lex::skipBlanks(s, list->end) != s.size()) {
+    std::string why = list ? "text after the manual axes" : list.error().message;
+    return makeError(ErrorCode::kParse,
+                     "expected '#sdy<manual_axes{...}>' (" + why + "), got '" + std::string(text) + "'");
+  }
+  return std::string(s.substr(open, list->end - open));
 }
 
 }  // namespace shardbridge::module

@@ -350,6 +350,43 @@ func.func @xla.sdy.manual_computation_body(%arg0: tensor<4xf32>) -> tensor<4xf32
 }
 // -----
 // CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// The saved manual axes are an MLIR attribute (`#sdy<manual_axes{"b", "c"}>`), parsed, not copied:
+// two names without their comma are refused at the attribute (upstream's attribute parser fails
+// on them too), so no `manual_axes={"b" "c"}` that nothing can read again is written.
+// expected-error {{expected '#sdy<manual_axes{...}>' (expected ',' or '}' in the manual axes), got '#sdy<manual_axes{"b" "c"}>'}}
+// expected-error-at {{3:190}}
+sdy.mesh @mesh = <["b"=2, "c"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22 \22c\22}>"}} : (tensor<8xf32>) -> tensor<4xf32>
+  %1 = call @xla.sdy.manual_computation_body(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>"}} : (tensor<4xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+func.func @xla.sdy.manual_computation_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
+}
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// A manual axis that is not a quoted name (a fuzzer's `\52x\22`, which decodes to `Rx"`): refused
+// at the attribute; its stray quote used to reach the output unterminated.
+// expected-error {{expected '#sdy<manual_axes{...}>' (expected a quoted axis name), got '#sdy<manual_axes{Rx"}>'}}
+// expected-error-at {{3:190}}
+sdy.mesh @mesh = <["b"=2, "c"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\52x\22}>"}} : (tensor<8xf32>) -> tensor<4xf32>
+  %1 = call @xla.sdy.manual_computation_body(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>"}} : (tensor<4xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+func.func @xla.sdy.manual_computation_body(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
+}
+// -----
+// CMD: convert
 // ARGS: --pass xla-sdy-import-sdy-custom-calls
 // INPUT: file
 // sdy_round_trip_sharding_group_import_failure.mlir @sharding_group_import_with_used_result.

@@ -540,3 +540,18 @@ module {
     return %0 : tensor<8x16xf32>
   }
 }
+// -----
+// CMD: convert
+// ARGS: --to hlo --round-trip
+// INPUT: file
+// A manual-axes list of sdy.manual_computation is read name by name: two names without their
+// comma are refused where the comma is due (MLIR's parser of the op fails there too).
+// expected-error {{expected ',' or '}' in the manual axes}}
+// expected-error-at {{3:120}}
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a" "b"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
