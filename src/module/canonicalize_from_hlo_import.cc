@@ -382,12 +382,12 @@ class Flattener {
           if (gu == s.users.end()) continue;
           for (int v : gu->second)
             if (!rewritten_.count(v) && !erasedGtes_.count(v) && !deadTuples_.count(v))
-              replaceUses(tree_, ctx_.rw, {v}, gname, 0, sub.leaves[0]);
+              replaceUses(tree_, ctx_.rw, std::span<const int>(&v, 1), gname, 0, sub.leaves[0]);
         }
         continue;
       }
       if (tuple.empty()) tuple = rebuild(c, *k.type, k.leaves, name);
-      replaceUses(tree_, ctx_.rw, {u}, name, 0, tuple);
+      replaceUses(tree_, ctx_.rw, std::span<const int>(&u, 1), name, 0, tuple);
     }
   }
 

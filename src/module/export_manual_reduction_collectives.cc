@@ -193,7 +193,7 @@ ValueRef ReductionExport::resolve(int at, const ValueUse& use) const {
     }
   }
   if (v.func >= 0) {
-    const std::vector<ValueDef>& args = tree_.ops[v.func].funcArgs;
+    const TreeVec<ValueDef>& args = tree_.ops[v.func].funcArgs;
     for (size_t a = 0; a < args.size(); ++a)
       if (args[a].name.in(t_) == use.name) v.funcArg = static_cast<int>(a);
   }

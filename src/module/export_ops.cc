@@ -10,6 +10,7 @@
 //   sdy.sharding_group                 -> erased
 // See docs/module.md "export-ops".
 #include <string>
+#include <span>
 
 #include "module/pass.h"
 #include "module/text_lex.h"
@@ -74,7 +75,7 @@ Status toCopy(PassContext& ctx, const OpNode& op, bool customCall) {
 }  // namespace
 
 std::string_view moduleIndent(const OpTree& tree, int module) {
-  const std::vector<int>* body = tree.bodyOps(module);
+  const TreeVec<int>* body = tree.bodyOps(module);
   if (body && !body->empty()) return module_lex::indentationAt(tree.text, tree.ops[body->front()].whole.begin);
   return module < 0 ? "" : "  ";
 }
@@ -88,7 +89,7 @@ std::vector<int> opsInside(const OpTree& tree, int func) {
   return out;
 }
 
-void replaceUses(const OpTree& tree, Rewriter& rw, const std::vector<int>& ops, std::string_view fromName,
+void replaceUses(const OpTree& tree, Rewriter& rw, std::span<const int> ops, std::string_view fromName,
                  int fromIndex, std::string_view to) {
   for (int i : ops)
     for (const ValueUse& u : tree.ops[i].uses)

@@ -30,6 +30,7 @@
 // says so rather than exhausting memory.
 // See docs/module.md "Import".
 #include <algorithm>
+#include <span>
 #include <deque>
 #include <functional>
 #include <map>
@@ -69,7 +70,7 @@ class CallGraphFlattener {
       : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()), module_(module), bodiesOnly_(ctx.flag("manual-computation-bodies-only")) {}
 
   Status run() {
-    const std::vector<int>* top = module_ < 0 ? &tree_.topLevel : tree_.bodyOps(module_);
+    const TreeVec<int>* top = module_ < 0 ? &tree_.topLevel : tree_.bodyOps(module_);
     if (!top) return okStatus();
     for (int i : *top) {
       const OpNode& op = tree_.ops[i];
@@ -223,7 +224,7 @@ class CallGraphFlattener {
     return out;
   }
 
-  Status write(const std::vector<int>& top) {
+  Status write(std::span<const int> top) {
     // The originals' redirected calls.
     for (const Fn& f : fns_) {
       if (f.clone) continue;

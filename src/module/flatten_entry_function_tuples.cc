@@ -31,6 +31,7 @@
 // Names: the old names are kept, the leaves are fresh (`%arg0_0`), so no other
 // byte of the body changes. See docs/module.md "Import".
 #include <algorithm>
+#include <span>
 #include <map>
 #include <optional>
 #include <set>
@@ -354,7 +355,7 @@ class EntryFlattener {
   // A stablehlo.tuple the return read through goes when every reader is the
   // return or another such tuple that goes (upstream's rewriter erases the
   // dead op).
-  void eraseDeadTuples(int ret, const std::vector<int>& ops) {
+  void eraseDeadTuples(int ret, std::span<const int> ops) {
     std::set<int> dead;
     bool changed = true;
     while (changed) {

@@ -81,7 +81,7 @@ class FuncManualAxesSetter {
 
   // Function name -> the axes it gets (only those that change).
   Result<std::map<std::string, AxisList>> run() {
-    const std::vector<int>* top = module_ < 0 ? &tree_.topLevel : tree_.bodyOps(module_);
+    const TreeVec<int>* top = module_ < 0 ? &tree_.topLevel : tree_.bodyOps(module_);
     std::map<std::string, AxisList> changed;
     if (!top) return changed;
     for (int i : *top) {

@@ -144,7 +144,7 @@ SymbolIndex::SymbolIndex(const OpTree& tree) {
   std::vector<int> modules = tree.modules();
   modules.push_back(-1);
   for (int m : modules) {
-    const std::vector<int>* body = tree.bodyOps(m);
+    const TreeVec<int>* body = tree.bodyOps(m);
     if (!body) continue;
     for (int i : *body)
       if (!tree.ops[i].symbol.empty()) index_.emplace(std::make_pair(m, tree.ops[i].symbolName), i);
@@ -158,7 +158,7 @@ int SymbolIndex::lookup(int module, std::string_view name) const {
 
 std::pair<size_t, std::string> moduleBodyStart(const OpTree& tree, int module) {
   std::string_view t = tree.text;
-  const std::vector<int>* body = tree.bodyOps(module);
+  const TreeVec<int>* body = tree.bodyOps(module);
   if (body && !body->empty()) {
     size_t b = tree.ops[body->front()].whole.begin;
     std::string indent(module_lex::indentationAt(t, b));

@@ -30,7 +30,7 @@ Status runLiftInlinedMeshes(PassContext& ctx) {
   if (modules.empty()) modules.push_back(-1);
   sdy::Context sctx;
   for (int module : modules) {
-    const std::vector<int>* body = tree.bodyOps(module);
+    const TreeVec<int>* body = tree.bodyOps(module);
     if (!body || body->empty()) continue;
     std::map<const void*, std::string> nameOf;          // mesh -> symbol
     std::map<std::string, std::string, std::less<>> redirect;  // erased duplicate -> kept

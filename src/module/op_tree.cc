@@ -21,6 +21,10 @@ Result<OpTree> TreeParser::run() {
         "MLIR bytecode is not supported: convert it to text with mlir-opt or "
         "stablehlo-translate first",
         0);
+  // Every vector the parse builds draws from the tree's arena (tree_arena.h).
+  tree_.arena = std::make_shared<TreeArena>();
+  TreeArenaScope scope(tree_.arena.get());
+  tree_.topLevel = TreeVec<int>();
   SB_TRY(blockBody(-1, nullptr, 0));
   return std::move(tree_);
 }
@@ -28,7 +32,7 @@ Result<OpTree> TreeParser::run() {
 // `{ key = value, unit, "quoted" = v }` at '{'.
 Status TreeParser::dict(AttrDictNode& d) {
   d.whole.begin = p_;
-  d.entries.clear();
+  const size_t mark = entryScratch_.size();
   ++p_;
   while (true) {
     skipWs();
@@ -61,7 +65,7 @@ Status TreeParser::dict(AttrDictNode& d) {
       e.whole.end = end;
       skipWs();
     }
-    d.entries.push_back(e);
+    entryScratch_.push_back(e);
     if (at(',')) {
       ++p_;
       continue;
@@ -72,6 +76,7 @@ Status TreeParser::dict(AttrDictNode& d) {
   }
   ++p_;
   d.whole.end = p_;
+  take(entryScratch_, mark, d.entries);
   return okStatus();
 }
 
@@ -87,6 +92,7 @@ Status TreeParser::op(int parent, int depth) {
   node.depth = depth;
   node.whole.begin = p_;
   if (at('%')) {
+    const size_t mark = resultScratch_.size();
     node.results.begin = p_;
     while (true) {
       ValueDef r;
@@ -101,7 +107,7 @@ Status TreeParser::op(int parent, int depth) {
         if (p_ == nb || n <= 0) return parseError("expected a result count after ':'", nb);
         r.count = static_cast<int>(n);
       }
-      node.resultDefs.push_back(r);
+      resultScratch_.push_back(r);
       node.results.end = p_;
       skipWs();
       if (at(',')) {
@@ -112,6 +118,7 @@ Status TreeParser::op(int parent, int depth) {
       }
       break;
     }
+    take(resultScratch_, mark, node.resultDefs);
     if (!at('=')) return parseError("expected '=' after the op results, got " + describe(t_, p_), p_);
     ++p_;
     skipWs();
@@ -143,8 +150,9 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
   int local = 0;  // ( and [ nesting inside the op
   bool inSignature = false;
   size_t lastSig = 0;  // end of the signature's last token
-  std::vector<ValueDef> pendingArgs;  // custom-syntax block arguments `(%a: t)` before a region
+  TreeVec<ValueDef> pendingArgs;  // custom-syntax block arguments `(%a: t)` before a region
   size_t last = p_;    // end of the op's last token
+  const size_t useMark = useScratch_.size();
   while (true) {
     // Blanks and comments; a newline at depth 0 may end the op.
     size_t q = p_;
@@ -217,7 +225,7 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
           u.index = n;
         }
         u.span = {b, p_};
-        node.uses.push_back(u);
+        useScratch_.push_back(u);
         break;
       }
       case '@':
@@ -293,16 +301,17 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
     if (inSignature) lastSig = p_;
   }
   if (inSignature) node.signature.end = lastSig;
+  take(useScratch_, useMark, node.uses);
   if (local != 0) return parseError("unbalanced brackets in operation '" + std::string(node.name) + "'", node.whole.begin);
   p_ = last;
   node.whole.end = last;
   return okStatus();
 }
 
-Status TreeParser::region(OpNode& node, int index, int depth, std::vector<ValueDef>& pendingArgs) {
+Status TreeParser::region(OpNode& node, int index, int depth, TreeVec<ValueDef>& pendingArgs) {
   // Entry block arguments are written before the region (custom syntax)
   // or, for a function, in its signature.
-  std::vector<ValueDef> entryArgs =
+  TreeVec<ValueDef> entryArgs =
       node.name == "func.func" && node.regions.empty() ? node.funcArgs : std::move(pendingArgs);
   Region built;
   built.whole.begin = p_;
@@ -316,13 +325,15 @@ Status TreeParser::region(OpNode& node, int index, int depth, std::vector<ValueD
 }
 
 // Statements of a block list until '}' (or the end of input at top level).
-Status TreeParser::blockBody(int parent, Region* region, int depth, std::vector<ValueDef> entryArgs) {
+Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<ValueDef> entryArgs) {
   Block current;
   current.whole.begin = p_;
   current.arguments = std::move(entryArgs);
   bool any = false;
+  const size_t opMark = opScratch_.size();
   auto flush = [&](size_t end) {
     current.whole.end = end;
+    take(opScratch_, opMark, current.ops);
     if (region && (any || !current.ops.empty() || !current.label.empty() || region->blocks.empty()))
       region->blocks.push_back(std::move(current));
     current = Block();
@@ -409,7 +420,7 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, std::vector<
     size_t before = p_;
     SB_TRY(op(parent, depth));
     if (p_ == before) return parseError("expected an operation, got " + describe(t_, p_), p_);
-    if (region) current.ops.push_back(index);
+    if (region) opScratch_.push_back(index);
     else tree_.topLevel.push_back(index);
     any = true;
   }
@@ -429,7 +440,7 @@ std::vector<int> OpTree::modules() const {
   return out;
 }
 
-const std::vector<int>* OpTree::bodyOps(int owner) const {
+const TreeVec<int>* OpTree::bodyOps(int owner) const {
   if (owner < 0) return &topLevel;
   const OpNode& o = ops[owner];
   if (o.regions.empty() || o.regions[0].blocks.empty()) return nullptr;
@@ -449,7 +460,7 @@ int OpTree::enclosingFunc(int op) const {
 }
 
 int OpTree::lookupSymbol(int module, std::string_view name) const {
-  const std::vector<int>* body = bodyOps(module);
+  const TreeVec<int>* body = bodyOps(module);
   if (!body) return -1;
   for (int i : *body)
     if (definesSymbol(ops[i].name) && ops[i].symbolName == name) return i;

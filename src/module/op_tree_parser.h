@@ -62,8 +62,23 @@ class TreeParser {
   Status checkMesh(const OpNode& node);
   Status op(int parent, int depth);
   Status rest(OpNode& node, int index, int depth);
-  Status region(OpNode& node, int index, int depth, std::vector<ValueDef>& pendingArgs);
-  Status blockBody(int parent, Region* region, int depth, std::vector<ValueDef> entryArgs = {});
+  Status region(OpNode& node, int index, int depth, TreeVec<ValueDef>& pendingArgs);
+  Status blockBody(int parent, Region* region, int depth, TreeVec<ValueDef> entryArgs = {});
+
+  // Scratch stacks for the vectors a node fills one entry at a time: entries
+  // go here, and the node gets an exact-size copy in the arena when it is
+  // complete (take), so no arena block is outgrown and left behind. A nested
+  // op takes its own entries before its parent goes on, which keeps each
+  // node's entries contiguous at the top of the stack.
+  template <class T>
+  static void take(std::vector<T>& scratch, size_t mark, TreeVec<T>& out) {
+    out.assign(scratch.begin() + static_cast<std::ptrdiff_t>(mark), scratch.end());
+    scratch.resize(mark);
+  }
+  std::vector<AttrEntry> entryScratch_;
+  std::vector<ValueUse> useScratch_;
+  std::vector<ValueDef> resultScratch_;
+  std::vector<int> opScratch_;
 
   std::string_view t_;
   size_t p_ = 0;

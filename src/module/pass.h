@@ -111,7 +111,7 @@ class UseIndex {
 };
 
 // Replaces every use of value `from` (`%0`, or `%0#1`) by `to` among `ops`.
-void replaceUses(const OpTree& tree, Rewriter& rw, const std::vector<int>& ops, std::string_view fromName,
+void replaceUses(const OpTree& tree, Rewriter& rw, std::span<const int> ops, std::string_view fromName,
                  int fromIndex, std::string_view to);
 
 }  // namespace shardbridge::module

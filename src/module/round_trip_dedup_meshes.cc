@@ -173,7 +173,7 @@ Status runRoundTripDedupMeshes(PassContext& ctx) {
   if (modules.empty()) modules.push_back(-1);
   sdy::Context sctx;
   for (int module : modules) {
-    const std::vector<int>* body = tree.bodyOps(module);
+    const TreeVec<int>* body = tree.bodyOps(module);
     if (!body) continue;
     std::vector<MeshInfo> meshes;
     for (int i : *body) {

@@ -37,7 +37,7 @@ class ExportShardyAttrs {
     std::vector<int> modules = tree_.modules();
     if (modules.empty()) modules.push_back(-1);
     for (int module : modules) {
-      const std::vector<int>* body = tree_.bodyOps(module);
+      const TreeVec<int>* body = tree_.bodyOps(module);
       if (!body) continue;
       std::vector<std::pair<std::string, std::string>> meshes;
       for (int i : *body) {

@@ -23,6 +23,7 @@
 //     (sparse_offload_barriers.cc).
 // Strings may be singly or doubly escaped. See docs/module.md "Import".
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,7 +61,7 @@ class Importer {
 
   Status run() {
     SB_TRY(moduleAttrs());
-    const std::vector<int>* body = tree_.bodyOps(module_);
+    const TreeVec<int>* body = tree_.bodyOps(module_);
     if (!body) return okStatus();
     for (int f : *body)
       if (tree_.ops[f].name == "func.func") SB_TRY(func(f));
@@ -91,7 +92,7 @@ class Importer {
   Status moduleAttrs() {
     std::map<std::string, sdy::MeshAttr, std::less<>> existing;
     std::map<std::string, int, std::less<>> existingOp;
-    if (const std::vector<int>* body = tree_.bodyOps(module_))
+    if (const TreeVec<int>* body = tree_.bodyOps(module_))
       for (int i : *body)
         if (tree_.ops[i].name == "sdy.mesh") {
           auto sym = sdy::parseMeshSymbol(sctx_, meshOpText(t_, tree_.ops[i]));
@@ -322,7 +323,7 @@ class Importer {
 
   // The X64Combine custom call among `ops` reading `value` directly or
   // through stablehlo.tuple then stablehlo.get_tuple_element, or -1.
-  int x64Combine(const std::vector<int>& ops, std::string_view value) const {
+  int x64Combine(std::span<const int> ops, std::string_view value) const {
     auto usersOf = [&](std::string_view name) {
       std::vector<int> out;
       for (int i : ops)
@@ -378,7 +379,7 @@ class Importer {
     if (!parenthesized) ctx_.rw.insert(res.type.end, ")");
   }
 
-  Status funcResultShardings(int fi, const std::vector<int>& ops, const std::vector<int>& calls,
+  Status funcResultShardings(int fi, std::span<const int> ops, const std::vector<int>& calls,
                              std::vector<DictEditor>& results) {
     if (calls.empty()) return okStatus();
     // %r -> %x for every call that goes, resolved through chains.

@@ -133,7 +133,7 @@ class RoundTripShardMapExport {
     std::set<std::string>& taken = taken_[module];
     if (taken.empty()) {
       taken.insert("");  // marks the set as filled
-      if (const std::vector<int>* body = tree_.bodyOps(module))
+      if (const TreeVec<int>* body = tree_.bodyOps(module))
         for (int i : *body)
           if (!tree_.ops[i].symbolName.empty()) taken.insert(std::string(tree_.ops[i].symbolName));
     }

@@ -329,7 +329,7 @@ class ShardMapExport {
     std::set<std::string>& taken = takenNames_[module];
     if (taken.empty()) {
       taken.insert("");  // marks the set as filled
-      const std::vector<int>* body = tree_.bodyOps(module);
+      const TreeVec<int>* body = tree_.bodyOps(module);
       if (body)
         for (int i : *body)
           if (!tree_.ops[i].symbolName.empty()) taken.insert(std::string(tree_.ops[i].symbolName));

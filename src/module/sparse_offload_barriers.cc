@@ -96,7 +96,7 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
     if (callee < 0 || tree.ops[callee].name != "func.func" || tree.ops[callee].regions.empty() || !done.insert(callee).second)
       continue;
     const OpNode& fn = tree.ops[callee];
-    const std::vector<int>& body = fn.regions[0].blocks.front().ops;
+    const TreeVec<int>& body = fn.regions[0].blocks.front().ops;
     if (body.empty()) continue;
     std::vector<int> inside = opsInside(tree, callee);
     size_t at = tree.ops[body.front()].whole.begin;

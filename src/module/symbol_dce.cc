@@ -20,7 +20,7 @@ Status runSymbolDce(PassContext& ctx) {
   std::vector<int> scopes = tree.modules();
   if (scopes.empty()) scopes.push_back(-1);
   for (int module : scopes) {
-    const std::vector<int>* body = tree.bodyOps(module);
+    const TreeVec<int>* body = tree.bodyOps(module);
     if (!body) continue;
     TextSpan scope = module < 0 ? TextSpan{0, t.size()} : tree.ops[module].whole;
     // The module's top-level ops in text order, to find which one holds a

@@ -54,7 +54,7 @@ std::string keyOf(std::string_view t, const OpNode& fn) {
 Status unflatten(PassContext& ctx, int module) {
   const OpTree& tree = ctx.tree;
   std::string_view t = ctx.text();
-  const std::vector<int>* top = tree.bodyOps(module);
+  const TreeVec<int>* top = tree.bodyOps(module);
   if (!top) return okStatus();
   std::map<std::string_view, std::string> keyByName;
   std::vector<int> funcs;

@@ -245,8 +245,8 @@ class ImplicitCapture {
     if (func < 0 || loop.regions.size() != 2 || loop.regions[0].blocks.empty() || loop.regions[1].blocks.empty() ||
         loop.signature.empty())
       return okStatus();
-    const std::vector<ValueDef>& args = loop.regions[0].blocks[0].arguments;
-    const std::vector<int>& bodyOps = loop.regions[1].blocks[0].ops;
+    const TreeVec<ValueDef>& args = loop.regions[0].blocks[0].arguments;
+    const TreeVec<int>& bodyOps = loop.regions[1].blocks[0].ops;
     size_t n = args.size();
     if (n == 0 || loop.uses.size() != n || bodyOps.empty()) return okStatus();
     const OpNode& ret = tree_.ops[bodyOps.back()];

@@ -17,11 +17,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "shardbridge/base/result.h"
+#include "shardbridge/module/tree_arena.h"
 
 namespace shardbridge::module {
 
@@ -45,7 +47,7 @@ struct AttrEntry {
 // A `{...}` attribute dictionary.
 struct AttrDictNode {
   TextSpan whole;  // `{` through `}`; empty when the op has none
-  std::vector<AttrEntry> entries;
+  TreeVec<AttrEntry> entries;
   bool present() const { return !whole.empty(); }
   const AttrEntry* find(std::string_view name) const {
     for (const AttrEntry& e : entries)
@@ -76,13 +78,13 @@ struct Region;
 struct Block {
   TextSpan whole;
   TextSpan label;                 // `^bb0(...)` header, empty for an implicit entry block
-  std::vector<ValueDef> arguments;  // from the label (or, for an entry block, filled by the owner op)
-  std::vector<int> ops;           // indices into OpTree::ops, in order
+  TreeVec<ValueDef> arguments;  // from the label (or, for an entry block, filled by the owner op)
+  TreeVec<int> ops;               // indices into OpTree::ops, in order
 };
 
 struct Region {
   TextSpan whole;  // `{` through `}`
-  std::vector<Block> blocks;
+  TreeVec<Block> blocks;
 };
 
 // A func.func result: `type {dict}`.
@@ -95,7 +97,7 @@ struct OpNode {
   TextSpan whole;    // first result through the op's last byte (its `loc(...)` included)
   TextSpan line;     // `whole` widened to its whole lines when it is alone on them, else `whole`
   TextSpan results;  // `%0, %1:2` (empty when none)
-  std::vector<ValueDef> resultDefs;
+  TreeVec<ValueDef> resultDefs;
   std::string_view name;  // "stablehlo.add", "func.func"; the generic form's quoted name unquoted
   TextSpan nameSpan;      // as written (quotes included in the generic form)
   bool generic = false;   // `"dialect.op"(...)` form
@@ -104,8 +106,8 @@ struct OpNode {
   AttrDictNode dict;      // the op's attribute dictionary (`attributes {...}` for module / func)
   int dictCount = 0;      // dictionaries read outside the regions, `dict` and any other (nested in brackets)
   TextSpan properties;    // `<{...}>` in the generic form
-  std::vector<ValueUse> uses;  // operand and other value uses outside regions, in text order
-  std::vector<Region> regions;
+  TreeVec<ValueUse> uses;  // operand and other value uses outside regions, in text order
+  TreeVec<Region> regions;
   // The trailing `: type` or `: (types) -> types` outside regions (after
   // the last region); empty when absent.
   TextSpan signature;
@@ -114,8 +116,8 @@ struct OpNode {
   int depth = 0;         // nesting depth in ops (top level 0)
   // func.func only: the arguments (as block arguments of the entry block)
   // and the results of the signature.
-  std::vector<ValueDef> funcArgs;
-  std::vector<FuncResult> funcResults;
+  TreeVec<ValueDef> funcArgs;
+  TreeVec<FuncResult> funcResults;
   TextSpan funcSignature;  // `(args) -> results` (or `(args)`), for rewriting it whole
   TextSpan funcVisibility; // `private` / `public` / `nested`
 
@@ -124,9 +126,11 @@ struct OpNode {
 };
 
 struct OpTree {
+  // Holds the nodes' vectors (tree_arena.h); declared first, so it goes last.
+  std::shared_ptr<TreeArena> arena;
   std::string_view text;
   std::vector<OpNode> ops;   // every op, in text order (an op before the ops of its regions)
-  std::vector<int> topLevel; // ops not inside any other op
+  TreeVec<int> topLevel; // ops not inside any other op
   // Alias definitions at top level (`#loc1 = loc(...)`, `!t = tensor<...>`, `#a = ...`).
   std::vector<TextSpan> aliases;
 
@@ -134,7 +138,7 @@ struct OpTree {
   // explicit module, empty (the file's top-level ops form one implicit module).
   std::vector<int> modules() const;
   // The ops directly in the (single-block) region of op `owner`.
-  const std::vector<int>* bodyOps(int owner) const;
+  const TreeVec<int>* bodyOps(int owner) const;
   // The innermost op with a symbol table (`module`) enclosing `op`, or -1.
   int enclosingModule(int op) const;
   // The symbol-defining op named `name` directly in module `module` (-1: the
