@@ -104,8 +104,11 @@ inline void requireInitialised(py::handle src, const py::detail::type_info* info
     if (!inst->simple_holder_constructed) raiseUninitialised(src);
     return;
   }
+  // A Python class deriving from two bound classes: the part of `info`'s
+  // type. (Not `vh &&`: value_and_holder's bool is "the value pointer is
+  // set", which is false for exactly the objects looked for here.)
   py::detail::value_and_holder vh = inst->get_value_and_holder(info, false);
-  if (vh && !vh.holder_constructed()) raiseUninitialised(src);
+  if (vh.inst && !vh.holder_constructed()) raiseUninitialised(src);
 }
 
 // A library error as a C++ exception; translated into shardbridge.Error

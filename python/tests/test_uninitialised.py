@@ -62,9 +62,11 @@ PRELUDE = textwrap.dedent("""
 # properties read, methods called; the operators and copy/pickle; and the
 # uninitialised object passed to every function that takes one.
 PROBE_ALL = PRELUDE + textwrap.dedent("""
-    name, subclass = sys.argv[1], sys.argv[2] == "1"
+    name, kind = sys.argv[1], sys.argv[2]
     base = getattr(sb, name)
-    cls = type("Sub" + name, (base,), {}) if subclass else base
+    other = sb.Mesh if name != "Mesh" else sb.HloSharding
+    cls = {"class": base, "subclass": type("Sub" + name, (base,), {}),
+           "multiple": type("Multi" + name, (base, other), {})}[kind]
     globals()[cls.__name__] = cls  # so that pickle finds the subclass
     obj = cls.__new__(cls)
     calls = []
@@ -156,14 +158,16 @@ def outcome_text(out):
     return f"{out['label']}: " + (f"returned {out['value']}" if out["ok"] else f"{out['type']}: {out['message']}")
 
 
-@pytest.mark.parametrize("subclass", [False, True], ids=["class", "subclass"])
+# "multiple": a Python class deriving from two bound classes, whose
+# instances pybind11 lays out differently (a value and holder per base).
+@pytest.mark.parametrize("kind", ["class", "subclass", "multiple"])
 @pytest.mark.parametrize("name", CLASSES)
-def test_every_use_of_an_uninitialised_object_raises_type_error(name, subclass):
-    outcomes = probe(PROBE_ALL, name, "1" if subclass else "0")
+def test_every_use_of_an_uninitialised_object_raises_type_error(name, kind):
+    outcomes = probe(PROBE_ALL, name, kind)
     labels = [o["label"] for o in outcomes]
     # The probe reached the class's own methods, not just the operators.
     assert {".__str__()", ".__repr__()", ".__getstate__()"} <= set(labels), labels
-    shown = "Sub" + name if subclass else name
+    shown = {"class": "", "subclass": "Sub", "multiple": "Multi"}[kind] + name
     wrong = [outcome_text(o) for o in outcomes
              if o["ok"] or o["type"] != "TypeError" or f"this {shown} is not initialised" not in o["message"]]
     assert len(outcomes) >= 38, labels
