@@ -71,6 +71,46 @@ struct TensorShardingObject {
 };
 using TensorShardingPtr = std::shared_ptr<TensorShardingObject>;
 
+// Objects made by `cls.__new__(cls)` alone (what unpickling does before
+// __setstate__, and what a script may do by hand) have no C++ value: they
+// own their value (pybind11's `owned`, set for every new instance) but their
+// holder is not constructed, which pybind11 does for every owned value it
+// is given. (Instances that refer to a value another object owns, such as
+// tuple_elements' items, own none and have no holder.) Every argument of the
+// three bound types is loaded through the casters below
+// (pybind11::detail::type_caster, declared after this namespace), which
+// raise TypeError for such an object before pybind11 would allocate raw
+// memory for it and hand that to the function (docs/python.md § Objects
+// made by __new__).
+//
+// TypeError "this <type> is not initialised ...".
+[[noreturn]] void raiseUninitialised(py::handle obj);
+// `(copyreg.__newobj__, (type(self),), self.__getstate__())`, the bound
+// types' __reduce__: what object.__reduce_ex__ returns for protocols 2 and
+// later, so those pickles are byte for byte what they were without it (and
+// the ones written before load as they did). For protocols 0 and 1
+// object.__reduce_ex__ went to copyreg._reduce_ex instead, which calls
+// pybind11's base class and aborts the interpreter; with it they pickle too.
+py::tuple reduceToState(py::handle self);
+inline constexpr const char* kReduceDoc =
+    "Pickling support: (copyreg.__newobj__, (type(self),), self.__getstate__()), for every protocol.";
+// Raises raiseUninitialised when `src` is an instance of `info`'s type (or
+// a subclass) that owns its value but has no holder; returns otherwise.
+inline void requireInitialised(py::handle src, const py::detail::type_info* info) {
+  if (!info || !PyObject_TypeCheck(src.ptr(), info->type)) return;
+  auto* inst = reinterpret_cast<py::detail::instance*>(src.ptr());
+  if (!inst->owned) return;
+  if (inst->simple_layout) {
+    if (!inst->simple_holder_constructed) raiseUninitialised(src);
+    return;
+  }
+  // A Python class deriving from two bound classes: the part of `info`'s
+  // type. (Not `vh &&`: value_and_holder's bool is "the value pointer is
+  // set", which is false for exactly the objects looked for here.)
+  py::detail::value_and_holder vh = inst->get_value_and_holder(info, false);
+  if (vh.inst && !vh.holder_constructed()) raiseUninitialised(src);
+}
+
 // A library error as a C++ exception; translated into shardbridge.Error
 // (registerErrors). `text` is what the offset points into.
 struct LibraryError {
@@ -138,3 +178,39 @@ void registerFastCalls(py::module_& m);
 py::class_<hlo::HloSharding>& hloShardingClass();
 
 }  // namespace shardbridge::python
+
+namespace pybind11::detail {
+
+// The casters of the bound types, as pybind11's own but refusing objects
+// made by __new__ alone (shardbridge::python::requireInitialised).
+template <typename T>
+class InitialisedCaster : public type_caster_base<T> {
+ public:
+  bool load(handle src, bool convert) {
+    shardbridge::python::requireInitialised(src, this->typeinfo);
+    return type_caster_base<T>::load(src, convert);
+  }
+};
+template <typename T>
+class InitialisedHolderCaster : public copyable_holder_caster<T, std::shared_ptr<T>> {
+ public:
+  bool load(handle src, bool convert) {
+    shardbridge::python::requireInitialised(src, this->typeinfo);
+    return copyable_holder_caster<T, std::shared_ptr<T>>::load(src, convert);
+  }
+};
+
+template <>
+class type_caster<shardbridge::hlo::HloSharding> : public InitialisedCaster<shardbridge::hlo::HloSharding> {};
+template <>
+class type_caster<shardbridge::python::MeshObject> : public InitialisedCaster<shardbridge::python::MeshObject> {};
+template <>
+class type_caster<shardbridge::python::TensorShardingObject>
+    : public InitialisedCaster<shardbridge::python::TensorShardingObject> {};
+template <>
+class type_caster<shardbridge::python::MeshPtr> : public InitialisedHolderCaster<shardbridge::python::MeshObject> {};
+template <>
+class type_caster<shardbridge::python::TensorShardingPtr>
+    : public InitialisedHolderCaster<shardbridge::python::TensorShardingObject> {};
+
+}  // namespace pybind11::detail

@@ -56,13 +56,17 @@ Bound bound(const std::type_info& t) {
 }
 
 // The C++ value of `obj` when it is an initialised instance of exactly `b`'s
-// type (not a subclass), else null. With `holder`, the holder must be
-// constructed too (pybind11 loads a shared_ptr-held object only then).
+// type (not a subclass), else null. An object made by __new__ alone owns a
+// value but has no holder: its value pointer is null or, once pybind11 has
+// loaded it, raw memory; the pybind11 function such an object is handed to
+// raises TypeError (common.h). With `holder`, the holder must be constructed
+// (pybind11 loads a shared_ptr-held object only then); without, an instance
+// that refers to a value another object owns (no holder) is taken too.
 template <typename T>
 T* valueOf(PyObject* obj, const Bound& b, bool holder = false) {
   if (!b.fast || Py_TYPE(obj) != b.type) return nullptr;
   auto* inst = reinterpret_cast<pyd::instance*>(obj);
-  if (!inst->simple_layout || (holder && !inst->simple_holder_constructed)) return nullptr;
+  if (!inst->simple_layout || (!inst->simple_holder_constructed && (holder || inst->owned))) return nullptr;
   return static_cast<T*>(inst->simple_value_holder[0]);
 }
 

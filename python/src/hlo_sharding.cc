@@ -232,6 +232,7 @@ True
           "... except Error as e:\n"
           "...     print(str(e).split('.')[0])\n"
           "Number of tile assignment dimensions (excluding subgroups) is different than the input rank")
+      .def("__reduce__", &reduceToState, kReduceDoc)
       // The state is bytes: metadata read from OpSharding bytes need not be UTF-8.
       .def(py::pickle([](const hlo::HloSharding& self) { return py::make_tuple(py::bytes(hlo::printSharding(self, true))); },
                       [](py::tuple t) {

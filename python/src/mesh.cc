@@ -78,7 +78,7 @@ MeshPtr parseMesh(std::string_view text, const std::string& name) {
 
 MeshPtr meshFrom(py::handle value) {
   // One type lookup (the caster), not isinstance and then cast.
-  py::detail::copyable_holder_caster<MeshObject, MeshPtr> caster;
+  py::detail::make_caster<MeshPtr> caster;
   if (!isText(value) && caster.load(value, false)) return static_cast<MeshPtr>(caster);
   if (isText(value)) return parseMesh(textOf(value, "mesh"));
   throw py::type_error("mesh must be a shardbridge.Mesh or mesh text, not " +
@@ -187,6 +187,7 @@ order (``device_ids``; none means iota order).
              return meshText(a) == meshText(*b.cast<MeshPtr>());
            })
       .def("__hash__", [](const MeshObject& self) { return py::hash(py::str(meshText(self))); })
+      .def("__reduce__", &reduceToState, kReduceDoc)
       .def(py::pickle([](const MeshObject& self) { return py::make_tuple(meshText(self), self.name); },
                       [](py::tuple t) {
                         if (t.size() != 2) throw py::type_error("bad Mesh pickle state");

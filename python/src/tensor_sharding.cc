@@ -159,6 +159,7 @@ One Shardy sharding, ``#sdy.sharding<@mesh, [{"x"}, {}]>``.
              return sdy::printMesh(a.mesh->mesh) == sdy::printMesh(other.mesh->mesh);
            })
       .def("__hash__", [](const TensorShardingObject& self) { return py::hash(py::str(shardingText(self))); })
+      .def("__reduce__", &reduceToState, kReduceDoc)
       .def(py::pickle(
           [](const TensorShardingObject& self) {
             return py::make_tuple(shardingText(self), self.mesh ? py::cast(self.mesh) : py::none());
