@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "shardbridge/sdy/text.h"
 
 namespace shardbridge::view {
@@ -14,6 +16,10 @@ struct Row {
   const char* sharding;
   const char* expected;  // the text, or "none: <reason prefix>"
 };
+
+// How CTest's discovered names show a row (without it, gtest prints the
+// struct's bytes, addresses that change from build to build).
+void PrintTo(const Row& row, std::ostream* os) { *os << row.sharding; }
 
 class PartitionSpecTest : public ::testing::TestWithParam<Row> {};
 
