@@ -23,6 +23,7 @@
 
 #include "shardbridge/base/checked_math.h"
 #include "shardbridge/hlo/tile_assignment.h"
+#include "proto/reduction_entry.h"
 
 namespace shardbridge::proto {
 namespace {
@@ -160,10 +161,27 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
   }
 
   // 2. Metadata and subgroup types are collected first, as upstream.
+  // Reduction entries (`op_type: "sdy::reduction_op"`) are taken out, as
+  // XLA's FromProto takes them out into its reduction op: the last MAX or
+  // MIN among them wins, any other name leaves the op as it was, SUM at the
+  // start. What ToProto would write back is then kept: one entry
+  // {op_type, op_name} after the others when the op is MAX or MIN, nothing
+  // for SUM (toProto adds that entry to unreduced leaves). So toProto after
+  // fromProto gives XLA's ToProto after FromProto byte for byte: entries
+  // moved to the end, merged into one, stripped of other fields, a SUM entry
+  // on a sharding that is not unreduced dropped.
   std::vector<hlo::OpMetadata> metadata;
+  const char* reductionName = nullptr;  // "MAX" or "MIN"; null: SUM or no entry
   if (proto.metadata_size() > 0) {
     metadata.reserve(static_cast<size_t>(proto.metadata_size()));
-    for (const wire::OpMetadata& md : proto.metadata()) metadata.push_back(metadataFromProto(md));
+    for (const wire::OpMetadata& md : proto.metadata()) {
+      if (md.op_type() == kReductionOpType) {
+        if (md.op_name() == "MAX") reductionName = "MAX";
+        if (md.op_name() == "MIN") reductionName = "MIN";
+        continue;
+      }
+      metadata.push_back(metadataFromProto(md));
+    }
   }
   // Subgroup types: on the stack for the usual few, no allocation.
   OpShardingType typesInline[8];
@@ -193,6 +211,15 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
       elements.push_back(std::move(leaf));
     }
     return HloSharding::tuple(std::move(elements));
+  }
+
+  // XLA's tuple check sees the metadata without its reduction entries, and
+  // a tuple's ToProto writes no reduction op; a leaf keeps a MAX or MIN.
+  if (reductionName != nullptr) {
+    hlo::OpMetadata entry;
+    entry.opType = kReductionOpType;
+    entry.opName = reductionName;
+    metadata.push_back(std::move(entry));
   }
 
   // 4. Kinds without a tile assignment: every tile field is ignored.
@@ -471,9 +498,16 @@ SB_SCALAR_LOOPS void fillLeafFields(const HloSharding& sharding, wire::OpShardin
 // rest.
 SB_SCALAR_LOOPS void fillLeaf(const HloSharding& sharding, wire::OpSharding& result) {
   const std::vector<hlo::OpMetadata>& metadata = sharding.metadata();
-  if (!metadata.empty()) {
-    result.mutable_metadata()->Reserve(static_cast<int>(metadata.size()));
+  const bool sumEntry = appendsSumReductionEntry(sharding);
+  if (!metadata.empty() || sumEntry) {
+    result.mutable_metadata()->Reserve(static_cast<int>(metadata.size()) + (sumEntry ? 1 : 0));
     for (const hlo::OpMetadata& md : metadata) *result.add_metadata() = metadataToProto(md);
+    if (sumEntry) {
+      // After the sharding's own entries, as XLA's ToProto adds it.
+      wire::OpMetadata* entry = result.add_metadata();
+      entry->set_op_type(std::string(kReductionOpType));
+      entry->set_op_name("SUM");
+    }
   }
   fillLeafFields(sharding, result);
 }
