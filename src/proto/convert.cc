@@ -16,13 +16,11 @@
 #include <span>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
-
-#include <google/protobuf/unknown_field_set.h>
 
 #include "shardbridge/base/checked_math.h"
 #include "shardbridge/hlo/tile_assignment.h"
+#include "proto/reduction_entry.h"
 
 namespace shardbridge::proto {
 namespace {
@@ -48,13 +46,6 @@ Error retCheckFailure(const char* condition) {
   return makeError(ErrorCode::kInvalid, std::string("RET_CHECK failure: ") + condition);
 }
 
-
-// Protobuf keeps a present-but-empty submessage distinct from an absent one;
-// the model's OpMetadata cannot (an empty profileInfoBytes / a monostate
-// payload mean "absent"). Such a field is kept as its raw bytes among the
-// unknown fields, which metadataToProto parses back into a present field.
-constexpr char kEmptyProfileInfo[] = {'\x52', '\x00'};        // field 10, length 0
-constexpr char kEmptyPayload[] = {'\xa2', '\x01', '\x00'};    // field 20, length 0
 
 // XLA's SetShardGroupFromProto: no group unless is_shard_group; AS means
 // shard_as, every other value (LIKE or an unknown enum number) shard_like.
@@ -160,10 +151,27 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
   }
 
   // 2. Metadata and subgroup types are collected first, as upstream.
+  // Reduction entries (`op_type: "sdy::reduction_op"`) are taken out, as
+  // XLA's FromProto takes them out into its reduction op: the last MAX or
+  // MIN among them wins, any other name leaves the op as it was, SUM at the
+  // start. What ToProto would write back is then kept: one entry
+  // {op_type, op_name} after the others when the op is MAX or MIN, nothing
+  // for SUM (toProto adds that entry to unreduced leaves). So toProto after
+  // fromProto gives XLA's ToProto after FromProto byte for byte: entries
+  // moved to the end, merged into one, stripped of other fields, a SUM entry
+  // on a sharding that is not unreduced dropped.
   std::vector<hlo::OpMetadata> metadata;
+  const char* reductionName = nullptr;  // "MAX" or "MIN"; null: SUM or no entry
   if (proto.metadata_size() > 0) {
     metadata.reserve(static_cast<size_t>(proto.metadata_size()));
-    for (const wire::OpMetadata& md : proto.metadata()) metadata.push_back(metadataFromProto(md));
+    for (const wire::OpMetadata& md : proto.metadata()) {
+      if (md.op_type() == kReductionOpType) {
+        if (md.op_name() == "MAX") reductionName = "MAX";
+        if (md.op_name() == "MIN") reductionName = "MIN";
+        continue;
+      }
+      metadata.push_back(metadataFromProto(md));
+    }
   }
   // Subgroup types: on the stack for the usual few, no allocation.
   OpShardingType typesInline[8];
@@ -193,6 +201,15 @@ Result<HloSharding> ungroupedFromProto(const wire::OpSharding& proto,
       elements.push_back(std::move(leaf));
     }
     return HloSharding::tuple(std::move(elements));
+  }
+
+  // XLA's tuple check sees the metadata without its reduction entries, and
+  // a tuple's ToProto writes no reduction op; a leaf keeps a MAX or MIN.
+  if (reductionName != nullptr) {
+    hlo::OpMetadata entry;
+    entry.opType = kReductionOpType;
+    entry.opName = reductionName;
+    metadata.push_back(std::move(entry));
   }
 
   // 4. Kinds without a tile assignment: every tile field is ignored.
@@ -359,6 +376,17 @@ Result<HloSharding> fromProto(const wire::OpSharding& proto, const ProtoParseOpt
   return fromProtoAt(proto, options, 0);
 }
 
+// A tuple or V3 leaf into `result`, which holds a fresh message; on failure
+// `result` becomes the error. Out of line: inlined, its Status and moves gave
+// toProto a 0x1f8-byte frame and six register saves on every call,
+// the leaves' included (docs/performance.md, sixth pass).
+namespace {
+[[gnu::noinline]] void fillFallible(const HloSharding& sharding, Result<wire::OpSharding>& result) {
+  Status filled = fillProto(sharding, &*result);
+  if (!filled) result = std::move(filled).error();
+}
+}  // namespace
+
 Status toProto(const HloSharding& sharding, wire::OpSharding* out) {
   // Clear() keeps the repeated fields' capacity, so a reused message
   // converts without allocating.
@@ -381,8 +409,7 @@ Result<wire::OpSharding> toProto(const HloSharding& sharding) {
     fillLeaf(sharding, *result);
     return result;
   }
-  Status filled = fillProto(sharding, &*result);
-  if (!filled) result = std::move(filled).error();
+  fillFallible(sharding, result);
   return result;
 }
 
@@ -467,13 +494,27 @@ SB_SCALAR_LOOPS void fillLeafFields(const HloSharding& sharding, wire::OpShardin
   }
 }
 
+// The metadata entries of a leaf, then the reduction entry when `sumEntry`.
+// Out of line, away from the usual leaf, which has neither.
+[[gnu::noinline]] void fillMetadata(const std::vector<hlo::OpMetadata>& metadata, bool sumEntry,
+                                    wire::OpSharding& result) {
+  result.mutable_metadata()->Reserve(static_cast<int>(metadata.size()) + (sumEntry ? 1 : 0));
+  for (const hlo::OpMetadata& md : metadata) *result.add_metadata() = metadataToProto(md);
+  if (sumEntry) {
+    // After the sharding's own entries, as XLA's ToProto adds it.
+    wire::OpMetadata* entry = result.add_metadata();
+    entry->set_op_type(std::string(kReductionOpType));
+    entry->set_op_name("SUM");
+  }
+}
+
 // A leaf other than a V3 one, into an empty message: its metadata, then the
 // rest.
 SB_SCALAR_LOOPS void fillLeaf(const HloSharding& sharding, wire::OpSharding& result) {
   const std::vector<hlo::OpMetadata>& metadata = sharding.metadata();
-  if (!metadata.empty()) {
-    result.mutable_metadata()->Reserve(static_cast<int>(metadata.size()));
-    for (const hlo::OpMetadata& md : metadata) *result.add_metadata() = metadataToProto(md);
+  const bool sumEntry = appendsSumReductionEntry(sharding, metadata);
+  if (!metadata.empty() || sumEntry) [[unlikely]] {
+    fillMetadata(metadata, sumEntry, result);
   }
   fillLeafFields(sharding, result);
 }
@@ -504,107 +545,5 @@ Status fillProto(const HloSharding& sharding, wire::OpSharding* out) {
 }
 
 }  // namespace
-
-hlo::OpMetadata metadataFromProto(const wire::OpMetadata& proto) {
-  hlo::OpMetadata md;
-  md.opType = proto.op_type();
-  md.opName = proto.op_name();
-  md.sourceFile = proto.source_file();
-  md.sourceLine = proto.source_line();
-  // profile_type is deprecated upstream but still part of the message and
-  // still printed; its accessors carry [[deprecated]].
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  md.profileType.assign(proto.profile_type().begin(), proto.profile_type().end());
-#pragma GCC diagnostic pop
-  md.sizeOfGeneratedCodeInBytes = proto.size_of_generated_code_in_bytes();
-  md.sizeOfMemoryWorkingSetInBytes = proto.size_of_memory_working_set_in_bytes();
-  md.deduplicatedName = proto.deduplicated_name();
-  md.stackFrameId = proto.stack_frame_id();
-  md.schedulingName = proto.scheduling_name();
-  md.sourceEndLine = proto.source_end_line();
-  md.sourceColumn = proto.source_column();
-  md.sourceEndColumn = proto.source_end_column();
-  proto.GetReflection()->GetUnknownFields(proto).SerializeToString(&md.unknownFields);
-  if (proto.has_profile_info()) {
-    proto.profile_info().SerializeToString(&md.profileInfoBytes);
-    if (md.profileInfoBytes.empty()) {
-      md.unknownFields.append(kEmptyProfileInfo, sizeof(kEmptyProfileInfo));
-    }
-  }
-  if (proto.has_metadata_payload()) {
-    const wire::OpMetadata::Payload& payload = proto.metadata_payload();
-    switch (payload.kind_case()) {
-      case wire::OpMetadata::Payload::kValue:
-        md.metadataPayload = payload.value();
-        break;
-      case wire::OpMetadata::Payload::kId:
-        md.metadataPayload = payload.id();
-        break;
-      case wire::OpMetadata::Payload::KIND_NOT_SET: {
-        // Present but empty, or holding only unknown fields: keep the whole
-        // field as raw bytes.
-        std::string inner;
-        payload.SerializeToString(&inner);
-        if (inner.empty()) {
-          md.unknownFields.append(kEmptyPayload, sizeof(kEmptyPayload));
-        } else {
-          md.unknownFields.append("\xa2\x01", 2);
-          // A length below 2^14 fits in two varint bytes; larger is written
-          // in full.
-          uint64_t n = inner.size();
-          while (n >= 0x80) {
-            md.unknownFields.push_back(static_cast<char>((n & 0x7f) | 0x80));
-            n >>= 7;
-          }
-          md.unknownFields.push_back(static_cast<char>(n));
-          md.unknownFields += inner;
-        }
-        break;
-      }
-    }
-  }
-  return md;
-}
-
-wire::OpMetadata metadataToProto(const hlo::OpMetadata& md) {
-  wire::OpMetadata proto;
-  // First the raw fields (unknown ones stay unknown; the empty-submessage
-  // markers of metadataFromProto become present fields), then the known ones.
-  if (!md.unknownFields.empty()) {
-    // Bytes we wrote ourselves from a parsed message; should they be
-    // corrupt (a hand-built OpMetadata), they are dropped rather than half
-    // applied.
-    if (!proto.MergeFromString(md.unknownFields)) proto.Clear();
-  }
-  proto.set_op_type(md.opType);
-  proto.set_op_name(md.opName);
-  proto.set_source_file(md.sourceFile);
-  proto.set_source_line(md.sourceLine);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  // Added raw: proto3 enums are open, so unknown numbers are kept as read.
-  for (int32_t t : md.profileType) proto.mutable_profile_type()->Add(t);
-#pragma GCC diagnostic pop
-  proto.set_size_of_generated_code_in_bytes(md.sizeOfGeneratedCodeInBytes);
-  proto.set_size_of_memory_working_set_in_bytes(md.sizeOfMemoryWorkingSetInBytes);
-  if (!md.profileInfoBytes.empty()) {
-    if (!proto.mutable_profile_info()->ParseFromString(md.profileInfoBytes)) {
-      proto.clear_profile_info();
-    }
-  }
-  proto.set_deduplicated_name(md.deduplicatedName);
-  proto.set_stack_frame_id(md.stackFrameId);
-  proto.set_scheduling_name(md.schedulingName);
-  proto.set_source_end_line(md.sourceEndLine);
-  proto.set_source_column(md.sourceColumn);
-  proto.set_source_end_column(md.sourceEndColumn);
-  if (const auto* value = std::get_if<std::string>(&md.metadataPayload)) {
-    proto.mutable_metadata_payload()->set_value(*value);
-  } else if (const auto* id = std::get_if<int64_t>(&md.metadataPayload)) {
-    proto.mutable_metadata_payload()->set_id(*id);
-  }
-  return proto;
-}
 
 }  // namespace shardbridge::proto

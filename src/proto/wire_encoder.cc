@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "shardbridge/proto/pb/convert.h"
 #include "shardbridge/proto/pb/named_sharding_proto.h"
+#include "proto/reduction_entry.h"
 
 namespace shardbridge::proto {
 namespace {
@@ -143,8 +145,13 @@ Status encode(const HloSharding& sharding, std::string& out) {
     if (auto devices = tiles.devices()) putPacked(out, kTileAssignmentDevices, *devices);
   }
   if (tiled) putScalar(out, kReplicateOnLastTileDim, sharding.replicateOnLastTileDim());
-  for (const hlo::OpMetadata& md : sharding.metadata()) {
+  const std::vector<hlo::OpMetadata>& metadata = sharding.metadata();
+  for (const hlo::OpMetadata& md : metadata) {
     putBytes(out, kMetadata, metadataToProto(md).SerializeAsString());
+  }
+  if (appendsSumReductionEntry(sharding, metadata)) {
+    // OpMetadata {op_type (1): "sdy::reduction_op", op_name (2): "SUM"}.
+    putBytes(out, kMetadata, std::string_view("\x0a\x11sdy::reduction_op\x12\x03SUM", 24));
   }
   if (tiled) {
     putPacked(out, kLastTileDims, std::span<const hlo::OpShardingType>(sharding.subgroupTypes()));

@@ -324,8 +324,10 @@ TEST(ToProto, WireBytes) {
       {"{manual shard_like 3}", "\x08\x04\x58\x01\x60\x03\x68\x01"s},
       // AS (0) is not written; neither is REPLICATED.
       {"{replicated shard_as 5}", "\x58\x01\x60\x05"s},
-      // 08 06: UNREDUCED; 08 05: UNKNOWN.
-      {"{unreduced}", "\x08\x06"s},
+      // 08 06: UNREDUCED, then the reduction entry XLA's ToProto adds (3a
+      // 18: op_type "sdy::reduction_op", op_name "SUM"; reduction_entry_test.cc);
+      // 08 05: UNKNOWN.
+      {"{unreduced}", "\x08\x06\x3a\x18\x0a\x11sdy::reduction_op\x12\x03SUM"s},
       {"{unknown}", "\x08\x05"s},
       // 08 03: OTHER; 1a 02 02 02: dims [2,2]; 4a 01 04: iota_reshape_dims
       // [4]; 52 01 00: iota_transpose_perm [0].
