@@ -193,7 +193,7 @@ ValueRef ReductionExport::resolve(int at, const ValueUse& use) const {
     }
   }
   if (v.func >= 0) {
-    const TreeVec<ValueDef>& args = tree_.ops[v.func].funcArgs;
+    const TreeVec<ValueDef>& args = tree_.ops[v.func].funcArgs();
     for (size_t a = 0; a < args.size(); ++a)
       if (args[a].name.in(t_) == use.name) v.funcArg = static_cast<int>(a);
   }
@@ -221,7 +221,7 @@ Result<sdy::TensorShardingAttr> ReductionExport::writtenSharding(const ValueRef&
   };
   if (!v.isResult()) {
     if (v.funcArg < 0) return sdy::TensorShardingAttr();
-    const AttrEntry* e = tree_.ops[v.func].funcArgs[static_cast<size_t>(v.funcArg)].dict.find("sdy.sharding");
+    const AttrEntry* e = tree_.ops[v.func].funcArgs()[static_cast<size_t>(v.funcArg)].dict.find("sdy.sharding");
     if (!e) return sdy::TensorShardingAttr();
     return parse(e->value);
   }

@@ -32,7 +32,7 @@ Result<std::string> clearReverseShardings(PassContext& ctx, TextSpan span) {
     int func = tree.enclosingFunc(i);
     if (func < 0) continue;
     bool sharded = false;
-    for (const ValueDef& a : tree.ops[func].funcArgs)
+    for (const ValueDef& a : tree.ops[func].funcArgs())
       if (a.name.in(t) == operand) sharded = a.dict.find("sdy.sharding") != nullptr;
     for (int j : opsInside(tree, func))
       for (const ValueDef& r : tree.ops[j].resultDefs)
@@ -175,8 +175,8 @@ Result<std::string> finishExport(std::string text, bool addMissing, bool simplif
     };
     for (const OpNode& op : tree.ops) {
       simplifyIn(op.dict);
-      for (const ValueDef& a : op.funcArgs) simplifyIn(a.dict);
-      for (const FuncResult& r : op.funcResults) simplifyIn(r.dict);
+      for (const ValueDef& a : op.funcArgs()) simplifyIn(a.dict);
+      for (const FuncResult& r : op.funcResults()) simplifyIn(r.dict);
     }
   }
   for (const OpNode& op : tree.ops) {

@@ -120,7 +120,7 @@ class CallGraphFlattener {
       order.push_back(f);
     };
     for (const Fn& f : fns_)
-      if (tree_.ops[f.op].funcVisibility.in(t_) != "private") dfs(f.op, 0);
+      if (tree_.ops[f.op].funcVisibility().in(t_) != "private") dfs(f.op, 0);
     return order;
   }
 
@@ -208,7 +208,7 @@ class CallGraphFlattener {
         }
       edits.push_back({{at, at}, text});
     } else {
-      size_t at = op.funcSignature.empty() ? op.symbol.end : op.funcSignature.end;
+      size_t at = op.funcSignature().empty() ? op.symbol.end : op.funcSignature().end;
       while (at > op.symbol.end && module_lex::isBlank(t_[at - 1])) --at;
       edits.push_back({{at, at}, " attributes {" + entry + "}"});
     }

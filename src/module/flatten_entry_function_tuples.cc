@@ -207,8 +207,8 @@ class EntryFlattener {
     const OpNode& fn = tree_.ops[f];
     pos_ = fn.whole.begin;
     bool anyArg = false, anyResult = false, resultAttrs = false;
-    for (const ValueDef& a : fn.funcArgs) anyArg = anyArg || elements(std::string(a.type.in(t_))).has_value();
-    for (const FuncResult& r : fn.funcResults) {
+    for (const ValueDef& a : fn.funcArgs()) anyArg = anyArg || elements(std::string(a.type.in(t_))).has_value();
+    for (const FuncResult& r : fn.funcResults()) {
       anyResult = anyResult || elements(std::string(r.type.in(t_))).has_value();
       resultAttrs = resultAttrs || r.dict.present();
     }
@@ -221,7 +221,7 @@ class EntryFlattener {
 
     // Results first: the expected count is the flat one.
     std::vector<std::string> resultTypes, returned, returnedTypes;
-    for (const FuncResult& r : fn.funcResults) {
+    for (const FuncResult& r : fn.funcResults()) {
       std::string type(r.type.in(t_));
       SB_TRY(leafTypes(type, 0, resultTypes));
     }
@@ -229,17 +229,17 @@ class EntryFlattener {
       return makeError(ErrorCode::kInvalid,
                        "'func.func' op expects result attribute array to have the same number of elements as the "
                        "number of function results, got " +
-                           std::to_string(fn.funcResults.size()) + ", but expected " +
+                           std::to_string(fn.funcResults().size()) + ", but expected " +
                            std::to_string(resultTypes.size()),
-                       fn.funcSignature.empty() ? fn.whole.begin : fn.funcSignature.begin);
+                       fn.funcSignature().empty() ? fn.whole.begin : fn.funcSignature().begin);
 
     // Arguments.
     std::string defs;
     std::vector<std::string> argTexts;
     std::set<std::string> unusedArgs;
     std::vector<int> ops = opsInside(tree_, f);
-    for (size_t a = 0; a < fn.funcArgs.size(); ++a) {
-      const ValueDef& arg = fn.funcArgs[a];
+    for (size_t a = 0; a < fn.funcArgs().size(); ++a) {
+      const ValueDef& arg = fn.funcArgs()[a];
       std::string type(arg.type.in(t_));
       size_t end = argEnd(arg);
       if (!elements(type)) {
@@ -277,7 +277,7 @@ class EntryFlattener {
     std::vector<Returned> items;
     for (size_t k = 0; k < retOp.uses.size(); ++k) {
       const ValueUse& u = retOp.uses[k];
-      std::string type = k < fn.funcResults.size() ? std::string(fn.funcResults[k].type.in(t_)) : std::string();
+      std::string type = k < fn.funcResults().size() ? std::string(fn.funcResults()[k].type.in(t_)) : std::string();
       items.push_back({std::string(u.span.in(t_)), std::string(u.name), u.index, type, true});
     }
     SB_TRY(returnLeaves(f, std::move(items), returned, returnedTypes, before, retOp.whole.begin));
@@ -289,7 +289,7 @@ class EntryFlattener {
     const OpNode& firstOp = tree_.ops[first];
     bool ownLine = firstOp.line.begin < firstOp.whole.begin;
     std::string indent(module_lex::indentationAt(t_, firstOp.whole.begin));
-    for (const ValueDef& arg : fn.funcArgs) {
+    for (const ValueDef& arg : fn.funcArgs()) {
       auto it = argTuples_.find(std::string(arg.name.in(t_)));
       if (it == argTuples_.end() || !it->second.usedElsewhere) continue;
       std::vector<std::string> lines = it->second.lines;
@@ -300,12 +300,12 @@ class EntryFlattener {
 
     // The signature: arguments, then results.
     if (anyArg) {
-      size_t b = fn.funcArgs.front().name.begin;
-      ctx_.rw.replace({b, argEnd(fn.funcArgs.back())}, module_lex::joinComma(argTexts));
+      size_t b = fn.funcArgs().front().name.begin;
+      ctx_.rw.replace({b, argEnd(fn.funcArgs().back())}, module_lex::joinComma(argTexts));
     }
     if (anyResult) {
-      TextSpan sig = fn.funcSignature;
-      std::string_view head = t_.substr(sig.begin, fn.funcResults.front().type.begin - sig.begin);
+      TextSpan sig = fn.funcSignature();
+      std::string_view head = t_.substr(sig.begin, fn.funcResults().front().type.begin - sig.begin);
       size_t rel = head.rfind("->");
       if (rel == std::string_view::npos)
         return makeError(ErrorCode::kParse, "expected '->' before the results of @main", sig.begin);

@@ -192,7 +192,7 @@ void writeFuncManualAxes(Rewriter& rw, const OpTree& tree, const OpNode& fn, con
     return;
   }
   // `func.func @f(...) -> T attributes {...} {`, as MLIR prints it.
-  size_t at = fn.funcSignature.empty() ? fn.symbol.end : fn.funcSignature.end;
+  size_t at = fn.funcSignature().empty() ? fn.symbol.end : fn.funcSignature().end;
   while (at > fn.symbol.end && module_lex::isBlank(t[at - 1])) --at;
   rw.insert(at, " attributes {" + std::string(kFuncManualAxes) + " = " + value + "}");
 }

@@ -107,7 +107,7 @@ std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const Op
                                                      std::string_view name, int index) {
   std::string_view t = tree.text;
   const OpNode& f = tree.ops[func];
-  for (const ValueDef& a : f.funcArgs) {
+  for (const ValueDef& a : f.funcArgs()) {
     if (a.name.in(t) != name) continue;
     const AttrEntry* e = a.dict.find("sdy.sharding");
     if (!e) return std::nullopt;
@@ -128,7 +128,7 @@ std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const Op
 std::vector<std::string_view> namesDefinedIn(const OpTree& tree, int func) {
   std::string_view t = tree.text;
   std::vector<std::string_view> out;
-  for (const ValueDef& a : tree.ops[func].funcArgs) out.push_back(a.name.in(t));
+  for (const ValueDef& a : tree.ops[func].funcArgs()) out.push_back(a.name.in(t));
   for (int i = func + 1; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
     if (op.whole.begin >= tree.ops[func].whole.end) break;

@@ -123,9 +123,9 @@ Status runImportShardings(PassContext& ctx) {
     const OpNode& op = tree.ops[i];
     if (const AttrEntry* e = op.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inShardMapPattern(tree, i, inside));
     bool body = op.name == "func.func" && inside.count(op.symbolName);
-    for (const ValueDef& a : op.funcArgs)
+    for (const ValueDef& a : op.funcArgs())
       if (const AttrEntry* e = a.dict.find("mhlo.sharding")) warnLosses(ctx, *e, body);
-    for (const FuncResult& r : op.funcResults)
+    for (const FuncResult& r : op.funcResults())
       if (const AttrEntry* e = r.dict.find("mhlo.sharding")) warnLosses(ctx, *e, body);
   }
   std::vector<int> modules = tree.modules();

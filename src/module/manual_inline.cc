@@ -51,7 +51,7 @@ class Inliner {
       return it == rename.end() ? std::string(n) : it->second;
     };
     std::vector<std::string> args;
-    for (const ValueDef& a : fn.funcArgs) args.push_back(renamed(a.name.in(t_)) + ": " + std::string(a.type.in(t_)));
+    for (const ValueDef& a : fn.funcArgs()) args.push_back(renamed(a.name.in(t_)) + ": " + std::string(a.type.in(t_)));
     // The body's text with the renames and `return` -> `sdy.return`.
     const Block& block = fn.regions[0].blocks.front();
     std::string body;

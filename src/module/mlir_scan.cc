@@ -110,15 +110,15 @@ class TreeScan {
     if (op.name == "sdy.mesh") return mesh(op, where.scope);
     if (op.name == "func.func") {
       std::string f = "@" + std::string(op.symbolName) + " ";
-      for (size_t a = 0; a < op.funcArgs.size(); ++a) {
-        const ValueDef& arg = op.funcArgs[a];
+      for (size_t a = 0; a < op.funcArgs().size(); ++a) {
+        const ValueDef& arg = op.funcArgs()[a];
         where.types = readTypes({std::string(arg.type.in(t_))});
         SB_TRY(dict(arg.dict, f + (arg.name.empty() ? "argument " + std::to_string(a) : std::string(arg.name.in(t_))),
                     where));
       }
-      for (size_t r = 0; r < op.funcResults.size(); ++r) {
-        where.types = readTypes({std::string(op.funcResults[r].type.in(t_))});
-        SB_TRY(dict(op.funcResults[r].dict, f + "result " + std::to_string(r), where));
+      for (size_t r = 0; r < op.funcResults().size(); ++r) {
+        where.types = readTypes({std::string(op.funcResults()[r].type.in(t_))});
+        SB_TRY(dict(op.funcResults()[r].dict, f + "result " + std::to_string(r), where));
       }
       return okStatus();
     }

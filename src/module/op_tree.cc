@@ -5,6 +5,9 @@
 #include "module/op_tree_parser.h"
 
 namespace shardbridge::module {
+
+const FuncParts OpNode::kNone;
+
 namespace op_tree_detail {
 
 Result<AttrDictNode> TreeParser::dictAt(size_t at) {
@@ -312,7 +315,7 @@ Status TreeParser::region(OpNode& node, int index, int depth, TreeVec<ValueDef>&
   // Entry block arguments are written before the region (custom syntax)
   // or, for a function, in its signature.
   TreeVec<ValueDef> entryArgs =
-      node.name == "func.func" && node.regions.empty() ? node.funcArgs : std::move(pendingArgs);
+      node.name == "func.func" && node.regions.empty() ? node.funcArgs() : std::move(pendingArgs);
   Region built;
   built.whole.begin = p_;
   ++p_;

@@ -63,7 +63,7 @@ Status TreeParser::funcArgs(OpNode& op) {
     skipWs();
     if (at('{')) SB_TRY(dict(a.dict));
     maybeLoc(&a.loc);
-    op.funcArgs.push_back(std::move(a));
+    parts(op).args.push_back(std::move(a));
     skipWs();
     if (at(',')) {
       ++p_;
@@ -81,7 +81,7 @@ Status TreeParser::funcResults(OpNode& op) {
   if (!at('(')) {
     FuncResult r;
     SB_ASSIGN_OR_RETURN(r.type, typeRun());
-    op.funcResults.push_back(r);
+    parts(op).results.push_back(r);
     return okStatus();
   }
   // `(` may also open a function type result `((a) -> b)`; read entries.
@@ -97,7 +97,7 @@ Status TreeParser::funcResults(OpNode& op) {
     skipWs();
     if (at('{')) SB_TRY(dict(r.dict));
     maybeLoc(nullptr);
-    op.funcResults.push_back(r);
+    parts(op).results.push_back(r);
     skipWs();
     if (at(',')) {
       ++p_;
@@ -114,7 +114,7 @@ Status TreeParser::funcHeader(OpNode& op) {
   skipWs();
   for (std::string_view v : {"private", "public", "nested"}) {
     if (atWord(v)) {
-      op.funcVisibility = {p_, p_ + v.size()};
+      parts(op).visibility = {p_, p_ + v.size()};
       p_ += v.size();
       skipWs();
       break;
@@ -124,15 +124,15 @@ Status TreeParser::funcHeader(OpNode& op) {
   SB_TRY(symbol(op));
   skipWs();
   if (!at('(')) return parseError("expected '(' to begin the argument list, got " + describe(t_, p_), p_);
-  op.funcSignature.begin = p_;
+  parts(op).signature.begin = p_;
   SB_TRY(funcArgs(op));
-  op.funcSignature.end = p_;
+  parts(op).signature.end = p_;
   size_t save = p_;
   skipWs();
   if (at('-') && p_ + 1 < t_.size() && t_[p_ + 1] == '>') {
     p_ += 2;
     SB_TRY(funcResults(op));
-    op.funcSignature.end = p_;
+    parts(op).signature.end = p_;
   } else {
     p_ = save;
   }

@@ -75,6 +75,11 @@ class TreeParser {
     out.assign(scratch.begin() + static_cast<std::ptrdiff_t>(mark), scratch.end());
     scratch.resize(mark);
   }
+  // The FuncParts of func.func node `op`, made on first use.
+  FuncParts& parts(OpNode& op) {
+    if (!op.func) op.func = &tree_.funcParts.emplace_back();
+    return const_cast<FuncParts&>(*op.func);
+  }
   std::vector<AttrEntry> entryScratch_;
   std::vector<ValueUse> useScratch_;
   std::vector<ValueDef> resultScratch_;

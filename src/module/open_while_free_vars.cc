@@ -25,7 +25,7 @@ namespace {
 // The written type of value `name#index` in function `func`.
 std::string valueType(const OpTree& tree, int func, std::string_view name, int index) {
   std::string_view t = tree.text;
-  for (const ValueDef& a : tree.ops[func].funcArgs)
+  for (const ValueDef& a : tree.ops[func].funcArgs())
     if (a.name.in(t) == name) return std::string(a.type.in(t));
   int resultIndex = 0;
   int def = definingOp(tree, func, name, index, &resultIndex);

@@ -155,7 +155,7 @@ void FreshNames::collect() {
   used_.reserve(tree.ops.size());
   for (const OpNode& op : tree.ops) {
     for (const ValueDef& r : op.resultDefs) used_.emplace(r.name.in(t));
-    for (const ValueDef& a : op.funcArgs)
+    for (const ValueDef& a : op.funcArgs())
       if (!a.name.empty()) used_.emplace(a.name.in(t));
     for (const Region& r : op.regions)
       for (const Block& b : r.blocks)

@@ -76,7 +76,7 @@ class ExportShardyAttrs {
   Status exportFunc(int func) {
     const OpNode& f = tree_.ops[func];
     if (!v3_) {
-      for (const ValueDef& a : f.funcArgs) {
+      for (const ValueDef& a : f.funcArgs()) {
         const AttrEntry* e = a.dict.find("sdy.sharding");
         if (!e) continue;
         SB_ASSIGN_OR_RETURN(std::string s, canonicalSharding(*e));
@@ -111,8 +111,8 @@ class ExportShardyAttrs {
     if (ret.name != "return" && ret.name != "func.return") return okStatus();
     std::string lines;
     std::string_view indent = indentationAt(t_, ret.whole.begin);
-    for (size_t i = 0; i < ret.uses.size() && i < f.funcResults.size(); ++i) {
-      const AttrEntry* e = f.funcResults[i].dict.find("sdy.sharding");
+    for (size_t i = 0; i < ret.uses.size() && i < f.funcResults().size(); ++i) {
+      const AttrEntry* e = f.funcResults()[i].dict.find("sdy.sharding");
       if (!e) continue;
       auto s = sdy::parseTensorSharding(sctx_, e->value.in(t_));
       if (!s) return s.error().shifted(e->value.begin);
@@ -121,7 +121,7 @@ class ExportShardyAttrs {
       std::string stem(use.span.in(t_).substr(1));
       std::replace(stem.begin(), stem.end(), '#', '_');
       std::string name = names_.next(stem + "_result");
-      std::string type(f.funcResults[i].type.in(t_));
+      std::string type(f.funcResults()[i].type.in(t_));
       std::string attrs = sortedDict(
           {{"has_side_effect", "true"}, {std::string(kFrontendAttrs), frontendDict({{"xla.sdy.sharding", perValue}})}});
       lines += name + " = stablehlo.custom_call @xla.sdy.FuncResultSharding(" + std::string(use.span.in(t_)) + ") " +

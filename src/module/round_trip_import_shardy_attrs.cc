@@ -136,7 +136,7 @@ class Importer {
       SB_ASSIGN_OR_RETURN(std::string text, roundTripString(t_, e->value));
       auto s = sdy::parseTensorShardingPerValue(sctx_, text);
       if (!s) return shifted(s.error(), e->value.begin);
-      size_t expected = args ? tree_.ops[main].funcArgs.size() : tree_.ops[main].funcResults.size();
+      size_t expected = args ? tree_.ops[main].funcArgs().size() : tree_.ops[main].funcResults().size();
       if (s->shardings().size() != expected)
         return makeError(ErrorCode::kInvalid,
                          "Number of actual shardings (" + std::to_string(s->shardings().size()) +
@@ -155,10 +155,10 @@ class Importer {
     const OpNode& fn = tree_.ops[fi];
     bool isMain = fn.symbolName == "main";
     std::vector<DictEditor> args, results;
-    args.reserve(fn.funcArgs.size());
-    results.reserve(fn.funcResults.size());
-    for (size_t a = 0; a < fn.funcArgs.size(); ++a) {
-      const ValueDef& arg = fn.funcArgs[a];
+    args.reserve(fn.funcArgs().size());
+    results.reserve(fn.funcResults().size());
+    for (size_t a = 0; a < fn.funcArgs().size(); ++a) {
+      const ValueDef& arg = fn.funcArgs()[a];
       args.emplace_back(t_, arg.dict);
       DictEditor& ed = args.back();
       SB_ASSIGN_OR_RETURN(Frontend f, frontendOf(t_, arg.dict));
@@ -176,11 +176,11 @@ class Importer {
         ed.remove("mhlo.sharding");
       }
     }
-    for (size_t r = 0; r < fn.funcResults.size(); ++r) {
-      results.emplace_back(t_, fn.funcResults[r].dict);
-      if (const AttrEntry* m = fn.funcResults[r].dict.find("mhlo.sharding")) {
+    for (size_t r = 0; r < fn.funcResults().size(); ++r) {
+      results.emplace_back(t_, fn.funcResults()[r].dict);
+      if (const AttrEntry* m = fn.funcResults()[r].dict.find("mhlo.sharding")) {
         if (v3_) {
-          SB_ASSIGN_OR_RETURN(std::string c, v3Text(*m, {std::string(fn.funcResults[r].type.in(t_))}, false));
+          SB_ASSIGN_OR_RETURN(std::string c, v3Text(*m, {std::string(fn.funcResults()[r].type.in(t_))}, false));
           results.back().set("sdy.sharding", c);
         }
         results.back().remove("mhlo.sharding");
@@ -257,7 +257,7 @@ class Importer {
     for (const auto& [c, text] : combineSharding)
       if (!tree_.ops[c].dict.present()) insertDict(ctx_.rw, tree_, tree_.ops[c], "{sdy.sharding = " + text + "}");
     SB_TRY(funcResultShardings(fi, ops, resultShardings, results));
-    for (size_t a = 0; a < args.size(); ++a) args[a].commit(ctx_.rw, fn.funcArgs[a].type.end);
+    for (size_t a = 0; a < args.size(); ++a) args[a].commit(ctx_.rw, fn.funcArgs()[a].type.end);
     for (size_t r = 0; r < results.size(); ++r) commitResult(fn, r, results[r]);
     return okStatus();
   }
@@ -365,7 +365,7 @@ class Importer {
 
   // A result dictionary added to `-> tensor<...>` needs the parentheses.
   void commitResult(const OpNode& fn, size_t r, const DictEditor& ed) {
-    const FuncResult& res = fn.funcResults[r];
+    const FuncResult& res = fn.funcResults()[r];
     if (!ed.changed()) return;
     if (res.dict.present() || ed.render().empty()) {
       ed.commit(ctx_.rw, res.type.end);

@@ -202,8 +202,8 @@ class ShardMapExport {
   void markFunc(int func, const std::string& mesh, const std::vector<std::string>& axes,
                 std::set<int>& visitedFuncs) {
     const OpNode& f = tree_.ops[func];
-    for (size_t i = 0; i < f.funcArgs.size(); ++i) {
-      const ValueDef& a = f.funcArgs[i];
+    for (size_t i = 0; i < f.funcArgs().size(); ++i) {
+      const ValueDef& a = f.funcArgs()[i];
       if (!a.dict.present()) {
         argInserts_.push_back({a.type.end, "{sdy.sharding = #sdy.sharding" + replicated(mesh, a.type.in(t_)) +
                                                ", xla.sdy.manual_axes = " + manualAxesAttr(axes) + "}"});
@@ -213,7 +213,7 @@ class ShardMapExport {
       if (!a.dict.find("sdy.sharding")) ed.set("sdy.sharding", "#sdy.sharding" + replicated(mesh, a.type.in(t_)));
       ed.set("xla.sdy.manual_axes", manualAxesAttr(axes));
     }
-    for (const FuncResult& r : f.funcResults) {
+    for (const FuncResult& r : f.funcResults()) {
       std::string attrs = "{sdy.sharding = #sdy.sharding" + replicated(mesh, r.type.in(t_)) +
                           ", xla.sdy.manual_axes = " + manualAxesAttr(axes) + "}";
       if (!r.dict.present()) {

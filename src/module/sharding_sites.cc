@@ -55,9 +55,9 @@ Result<std::vector<ShardingSite>> shardingSites(const OpTree& tree, int module) 
     const OpNode& op = tree.ops[i];
     if (tree.enclosingModule(i) != module) continue;
     if (op.name == "func.func") {
-      for (const ValueDef& a : op.funcArgs)
+      for (const ValueDef& a : op.funcArgs())
         if (const AttrEntry* e = a.dict.find("sdy.sharding")) out.push_back({ShardingSite::kSharding, e->value, i});
-      for (const FuncResult& r : op.funcResults)
+      for (const FuncResult& r : op.funcResults())
         if (const AttrEntry* e = r.dict.find("sdy.sharding")) out.push_back({ShardingSite::kSharding, e->value, i});
       continue;
     }

@@ -61,7 +61,7 @@ std::optional<sdy::TensorShardingAttr> shardingIn(sdy::Context& ctx, std::string
 std::optional<sdy::TensorShardingAttr> shardingOf(sdy::Context& ctx, const OpTree& tree, int func,
                                                   std::string_view name, int index) {
   std::string_view t = tree.text;
-  for (const ValueDef& a : tree.ops[func].funcArgs)
+  for (const ValueDef& a : tree.ops[func].funcArgs())
     if (a.name.in(t) == name) return shardingIn(ctx, t, a.dict, false, 0);
   int resultIndex = 0;
   int def = definingOp(tree, func, name, index, &resultIndex);
@@ -101,8 +101,8 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
     std::vector<int> inside = opsInside(tree, callee);
     size_t at = tree.ops[body.front()].whole.begin;
     std::string_view indent = module_lex::indentationAt(t, at);
-    for (size_t argNum = 0; argNum < fn.funcArgs.size(); ++argNum) {
-      std::string_view arg = fn.funcArgs[argNum].name.in(t);
+    for (size_t argNum = 0; argNum < fn.funcArgs().size(); ++argNum) {
+      std::string_view arg = fn.funcArgs()[argNum].name.in(t);
       int user = -1;
       for (int i : inside) {
         if (customCallTarget(t, tree.ops[i]) != "Sharding") continue;
@@ -128,7 +128,7 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
       std::string barrier = names.next(std::string(arg.substr(1)) + "_barrier");
       ctx.rw.insert(at - indent.size(), std::string(indent) + barrier + " = sdy.propagation_barrier " +
                                             std::string(arg) + " allowed_direction=FORWARD : " +
-                                            std::string(fn.funcArgs[argNum].type.in(t)) + "\n");
+                                            std::string(fn.funcArgs()[argNum].type.in(t)) + "\n");
       replaceUses(tree, ctx.rw, inside, arg, 0, barrier);
     }
   }

@@ -28,7 +28,7 @@ Status runSymbolDce(PassContext& ctx) {
     std::vector<int> tops(body->begin(), body->end());
     std::unordered_map<std::string_view, int> privateByName;
     for (int f : tops)
-      if (tree.ops[f].name == "func.func" && tree.ops[f].funcVisibility.in(t) == "private")
+      if (tree.ops[f].name == "func.func" && tree.ops[f].funcVisibility().in(t) == "private")
         privateByName[tree.ops[f].symbolName] = f;
     if (privateByName.empty()) continue;
     // Every reference once: (the top-level op holding it, the private

@@ -141,12 +141,12 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
       continue;
     }
     if (custom && op.name == "func.func" && op.resultDefs.empty()) {
-      for (size_t a = 0; a < op.funcArgs.size(); ++a)
-        if (op.funcArgs[a].dict.present() && mayInterest(op.funcArgs[a].dict))
-          events.push_back({op.funcArgs[a].dict.whole.begin, EventKind::kArg, i, static_cast<int>(a)});
-      for (size_t r = 0; r < op.funcResults.size(); ++r)
-        if (op.funcResults[r].dict.present() && mayInterest(op.funcResults[r].dict))
-          events.push_back({op.funcResults[r].dict.whole.begin, EventKind::kResult, i, static_cast<int>(r)});
+      for (size_t a = 0; a < op.funcArgs().size(); ++a)
+        if (op.funcArgs()[a].dict.present() && mayInterest(op.funcArgs()[a].dict))
+          events.push_back({op.funcArgs()[a].dict.whole.begin, EventKind::kArg, i, static_cast<int>(a)});
+      for (size_t r = 0; r < op.funcResults().size(); ++r)
+        if (op.funcResults()[r].dict.present() && mayInterest(op.funcResults()[r].dict))
+          events.push_back({op.funcResults()[r].dict.whole.begin, EventKind::kResult, i, static_cast<int>(r)});
       continue;
     }
     if (custom && op.name == "sdy.mesh" && op.resultDefs.empty()) {
@@ -166,9 +166,9 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
       case EventKind::kOpDict:
         return &op.dict;
       case EventKind::kArg:
-        return &op.funcArgs[static_cast<size_t>(ev.index)].dict;
+        return &op.funcArgs()[static_cast<size_t>(ev.index)].dict;
       case EventKind::kResult:
-        return &op.funcResults[static_cast<size_t>(ev.index)].dict;
+        return &op.funcResults()[static_cast<size_t>(ev.index)].dict;
       default:
         return nullptr;
     }
@@ -240,9 +240,9 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
         vd.kind = arg ? SiteKind::kArg : SiteKind::kResult;
         vd.funcName = op.symbolName;
         vd.index = ev.index;
-        TextSpan type = arg ? op.funcArgs[static_cast<size_t>(ev.index)].type
-                            : op.funcResults[static_cast<size_t>(ev.index)].type;
-        if (arg) vd.argName = op.funcArgs[static_cast<size_t>(ev.index)].name.in(full);
+        TextSpan type = arg ? op.funcArgs()[static_cast<size_t>(ev.index)].type
+                            : op.funcResults()[static_cast<size_t>(ev.index)].type;
+        if (arg) vd.argName = op.funcArgs()[static_cast<size_t>(ev.index)].name.in(full);
         vd.types.push_back(relative(type, base));
         vd.typesKnown = true;
         SB_TRY(visitor.onDict(vd));

@@ -39,12 +39,12 @@ std::string keyOf(std::string_view t, const OpNode& fn) {
   }
   key += '\x1f';
   if (const AttrEntry* e = fn.dict.find(kFuncManualAxes)) key += e->value.in(t);
-  for (const ValueDef& a : fn.funcArgs) {
+  for (const ValueDef& a : fn.funcArgs()) {
     key += '\x1f';
     if (const AttrEntry* e = a.dict.find("sdy.sharding")) key += e->value.in(t);
   }
   key += '\x1e';
-  for (const FuncResult& r : fn.funcResults) {
+  for (const FuncResult& r : fn.funcResults()) {
     key += '\x1f';
     if (const AttrEntry* e = r.dict.find("sdy.sharding")) key += e->value.in(t);
   }

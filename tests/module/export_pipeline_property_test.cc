@@ -110,8 +110,8 @@ void checkNoSdyLeft(const GeneratedModule& m, const std::string& out) {
     const OpNode& op = tree->ops[static_cast<size_t>(i)];
     if (op.name.starts_with("sdy.")) RC_FAIL("sdy op left: " + std::string(op.whole.in(out)) + "\n" + out);
     RC_ASSERT(!hasSdyAttr(op.dict, out));
-    for (const ValueDef& a : op.funcArgs) RC_ASSERT(!hasSdyAttr(a.dict, out));
-    for (const FuncResult& r : op.funcResults) RC_ASSERT(!hasSdyAttr(r.dict, out));
+    for (const ValueDef& a : op.funcArgs()) RC_ASSERT(!hasSdyAttr(a.dict, out));
+    for (const FuncResult& r : op.funcResults()) RC_ASSERT(!hasSdyAttr(r.dict, out));
     int module = tree->enclosingModule(i);
     for (const auto& [name, at] : referencesOf(*tree, i))
       if (tree->lookupSymbol(module, name) < 0)
@@ -130,19 +130,19 @@ void checkShardings(const GeneratedModule& m, const std::string& out) {
       std::string key = "@" + std::string(op.symbolName);
       if (op.symbolName.starts_with("xla.sdy.inlinable_manual_computation_body")) {
         ++bodies;
-        RC_ASSERT(!op.funcArgs.empty());
-        key = std::string(op.funcArgs[0].name.in(out));
+        RC_ASSERT(!op.funcArgs().empty());
+        key = std::string(op.funcArgs()[0].name.in(out));
       }
       auto it = m.funcs.find(key);
       if (it == m.funcs.end()) RC_FAIL("unexpected function " + key + "\n" + out);
-      RC_ASSERT(op.funcArgs.size() == it->second.args.size());
-      RC_ASSERT(op.funcResults.size() == it->second.results.size());
-      for (size_t a = 0; a < op.funcArgs.size(); ++a)
-        if (shardingOf(op.funcArgs[a].dict, out) != it->second.args[a])
-          RC_FAIL(key + " argument " + std::to_string(a) + ": " + shardingOf(op.funcArgs[a].dict, out) +
+      RC_ASSERT(op.funcArgs().size() == it->second.args.size());
+      RC_ASSERT(op.funcResults().size() == it->second.results.size());
+      for (size_t a = 0; a < op.funcArgs().size(); ++a)
+        if (shardingOf(op.funcArgs()[a].dict, out) != it->second.args[a])
+          RC_FAIL(key + " argument " + std::to_string(a) + ": " + shardingOf(op.funcArgs()[a].dict, out) +
                   " != " + it->second.args[a] + "\n" + m.text + "\n" + out);
-      for (size_t r = 0; r < op.funcResults.size(); ++r)
-        RC_ASSERT(shardingOf(op.funcResults[r].dict, out) == it->second.results[r]);
+      for (size_t r = 0; r < op.funcResults().size(); ++r)
+        RC_ASSERT(shardingOf(op.funcResults()[r].dict, out) == it->second.results[r]);
       ++seen[key];
       continue;
     }

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -93,6 +94,14 @@ struct FuncResult {
   AttrDictNode dict;
 };
 
+// What only a func.func has, kept out of the other ops' nodes.
+struct FuncParts {
+  TreeVec<ValueDef> args;      // the arguments (as block arguments of the entry block)
+  TreeVec<FuncResult> results; // the results of the signature
+  TextSpan signature;          // `(args) -> results` (or `(args)`), for rewriting it whole
+  TextSpan visibility;         // `private` / `public` / `nested`
+};
+
 struct OpNode {
   TextSpan whole;    // first result through the op's last byte (its `loc(...)` included)
   TextSpan line;     // `whole` widened to its whole lines when it is alone on them, else `whole`
@@ -114,22 +123,37 @@ struct OpNode {
   TextSpan loc;          // trailing `loc(...)`
   int parent = -1;       // enclosing op (the region owner), -1 at top level
   int depth = 0;         // nesting depth in ops (top level 0)
-  // func.func only: the arguments (as block arguments of the entry block)
-  // and the results of the signature.
-  TreeVec<ValueDef> funcArgs;
-  TreeVec<FuncResult> funcResults;
-  TextSpan funcSignature;  // `(args) -> results` (or `(args)`), for rewriting it whole
-  TextSpan funcVisibility; // `private` / `public` / `nested`
+  // func.func only (null for other ops): held by the tree (OpTree::funcParts).
+  const FuncParts* func = nullptr;
+
+  // A func.func's parts (FuncParts), empty for any other op.
+  const TreeVec<ValueDef>& funcArgs() const { return func ? func->args : kNone.args; }
+  const TreeVec<FuncResult>& funcResults() const { return func ? func->results : kNone.results; }
+  TextSpan funcSignature() const { return func ? func->signature : TextSpan{}; }
+  TextSpan funcVisibility() const { return func ? func->visibility : TextSpan{}; }
 
   // `call @f(...)` or `func.call @f(...)`.
   bool isCall() const { return name == "call" || name == "func.call"; }
+
+ private:
+  static const FuncParts kNone;
 };
 
 struct OpTree {
+  OpTree() = default;
+  // Move-only: the nodes point into funcParts.
+  OpTree(OpTree&&) = default;
+  OpTree& operator=(OpTree&&) = default;
+  OpTree(const OpTree&) = delete;
+  OpTree& operator=(const OpTree&) = delete;
+
   // Holds the nodes' vectors (tree_arena.h); declared first, so it goes last.
   std::shared_ptr<TreeArena> arena;
   std::string_view text;
   std::vector<OpNode> ops;   // every op, in text order (an op before the ops of its regions)
+  // The FuncParts the func.func nodes point to (a deque: its elements stay
+  // where they are while it grows and when the tree is moved).
+  std::deque<FuncParts> funcParts;
   TreeVec<int> topLevel; // ops not inside any other op
   // Alias definitions at top level (`#loc1 = loc(...)`, `!t = tensor<...>`, `#a = ...`).
   std::vector<TextSpan> aliases;
