@@ -94,9 +94,18 @@ TEST(TreeArena, AParsedTreeKeepsItsVectorsInItsArenaThroughAMove) {
   TreeVec<ValueUse> copy = add.uses;
   EXPECT_EQ(copy.get_allocator().arena, nullptr);
   EXPECT_FALSE(tree.arena->owns(copy.data()));
-  tree = OpTree{};
+  tree = OpTree{};  // the old nodes go before their arena (ASan checks)
   ASSERT_EQ(copy.size(), 2u);
   EXPECT_EQ(copy[0].span.size(), 2u);
+
+  // A parsed tree moved over another parsed tree.
+  auto a = parseOpTree(text);
+  auto b = parseOpTree("func.func private @g() {\n  return\n}\n");
+  ASSERT_TRUE(a.has_value() && b.has_value());
+  *a = std::move(*b);
+  ASSERT_EQ(a->ops.size(), 2u);
+  EXPECT_EQ(a->ops[0].symbolName, "g");
+  EXPECT_EQ(std::string_view(a->ops[0].funcVisibility().in(a->text)), "private");
 }
 
 }  // namespace

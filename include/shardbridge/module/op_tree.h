@@ -141,9 +141,20 @@ struct OpNode {
 
 struct OpTree {
   OpTree() = default;
-  // Move-only: the nodes point into funcParts.
+  // Move-only: the nodes point into funcParts. A move-assignment hands the
+  // old contents to a temporary that is destroyed whole, nodes before their
+  // arena (member-wise assignment would free the old arena first).
   OpTree(OpTree&&) = default;
-  OpTree& operator=(OpTree&&) = default;
+  OpTree& operator=(OpTree&& other) noexcept {
+    OpTree old(std::move(*this));
+    arena = std::move(other.arena);
+    text = other.text;
+    ops = std::move(other.ops);
+    funcParts = std::move(other.funcParts);
+    topLevel = std::move(other.topLevel);
+    aliases = std::move(other.aliases);
+    return *this;
+  }
   OpTree(const OpTree&) = delete;
   OpTree& operator=(const OpTree&) = delete;
 
