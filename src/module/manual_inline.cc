@@ -265,9 +265,7 @@ Result<std::string> perValueList(sdy::Context& ctx, std::string_view text) {
 }
 
 Result<std::string> manualAxesList(std::string_view text) {
-  std::string_view s = text;
-  while (!s.empty() && module_lex::isBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && module_lex::isBlank(s.back())) s.remove_suffix(1);
+  std::string_view s = module_lex::trimBlanks(text);
   constexpr std::string_view kPrefix = "#sdy<manual_axes";
   if (!s.starts_with(kPrefix) || !s.ends_with(">"))
     return makeError(ErrorCode::kParse, "expected '#sdy<manual_axes{...}>', got '" + std::string(text) + "'");

@@ -41,7 +41,7 @@ void TreeParser::maybeLoc(TextSpan* out) {
 }
 
 // `(%a: type {dict} loc(..), ...)` or, in a declaration, `(type {dict}, ...)`.
-Status TreeParser::funcArgs(OpNode& op) {
+Status TreeParser::funcArgs(FuncParts& parts) {
   ++p_;  // '('
   skipWs();
   if (at(')')) {
@@ -63,7 +63,7 @@ Status TreeParser::funcArgs(OpNode& op) {
     skipWs();
     if (at('{')) SB_TRY(dict(a.dict));
     maybeLoc(&a.loc);
-    parts(op).args.push_back(std::move(a));
+    parts.args.push_back(std::move(a));
     skipWs();
     if (at(',')) {
       ++p_;
@@ -76,12 +76,12 @@ Status TreeParser::funcArgs(OpNode& op) {
 }
 
 // `-> type` or `-> (type {dict}, ...)`.
-Status TreeParser::funcResults(OpNode& op) {
+Status TreeParser::funcResults(FuncParts& parts) {
   skipWs();
   if (!at('(')) {
     FuncResult r;
     SB_ASSIGN_OR_RETURN(r.type, typeRun());
-    parts(op).results.push_back(r);
+    parts.results.push_back(r);
     return okStatus();
   }
   // `(` may also open a function type result `((a) -> b)`; read entries.
@@ -97,7 +97,7 @@ Status TreeParser::funcResults(OpNode& op) {
     skipWs();
     if (at('{')) SB_TRY(dict(r.dict));
     maybeLoc(nullptr);
-    parts(op).results.push_back(r);
+    parts.results.push_back(r);
     skipWs();
     if (at(',')) {
       ++p_;
@@ -111,10 +111,12 @@ Status TreeParser::funcResults(OpNode& op) {
 
 // The func.func header after its name: visibility, symbol, signature.
 Status TreeParser::funcHeader(OpNode& op) {
+  FuncParts& parts = tree_.funcParts.emplace_back();
+  op.func = &parts;
   skipWs();
   for (std::string_view v : {"private", "public", "nested"}) {
     if (atWord(v)) {
-      parts(op).visibility = {p_, p_ + v.size()};
+      parts.visibility = {p_, p_ + v.size()};
       p_ += v.size();
       skipWs();
       break;
@@ -124,15 +126,15 @@ Status TreeParser::funcHeader(OpNode& op) {
   SB_TRY(symbol(op));
   skipWs();
   if (!at('(')) return parseError("expected '(' to begin the argument list, got " + describe(t_, p_), p_);
-  parts(op).signature.begin = p_;
-  SB_TRY(funcArgs(op));
-  parts(op).signature.end = p_;
+  parts.signature.begin = p_;
+  SB_TRY(funcArgs(parts));
+  parts.signature.end = p_;
   size_t save = p_;
   skipWs();
   if (at('-') && p_ + 1 < t_.size() && t_[p_ + 1] == '>') {
     p_ += 2;
-    SB_TRY(funcResults(op));
-    parts(op).signature.end = p_;
+    SB_TRY(funcResults(parts));
+    parts.signature.end = p_;
   } else {
     p_ = save;
   }

@@ -54,8 +54,8 @@ class TreeParser {
   Status dict(AttrDictNode& d);
   Result<TextSpan> typeRun();
   void maybeLoc(TextSpan* out);
-  Status funcArgs(OpNode& op);
-  Status funcResults(OpNode& op);
+  Status funcArgs(FuncParts& parts);
+  Status funcResults(FuncParts& parts);
   Status funcHeader(OpNode& op);
   Status symbol(OpNode& op);
   bool continuesOnNextLine(size_t q) const;
@@ -74,11 +74,6 @@ class TreeParser {
   static void take(std::vector<T>& scratch, size_t mark, TreeVec<T>& out) {
     out.assign(scratch.begin() + static_cast<std::ptrdiff_t>(mark), scratch.end());
     scratch.resize(mark);
-  }
-  // The FuncParts of func.func node `op`, made on first use.
-  FuncParts& parts(OpNode& op) {
-    if (!op.func) op.func = &tree_.funcParts.emplace_back();
-    return const_cast<FuncParts&>(*op.func);
   }
   std::vector<AttrEntry> entryScratch_;
   std::vector<ValueUse> useScratch_;
