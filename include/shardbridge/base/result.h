@@ -99,6 +99,35 @@ struct Unexpected {
 
 // Either a T or an Error. Accessing value() of an error result (or error() of
 // a value) is a programming error, not an input error.
+namespace result_detail {
+// An Error on the heap, copied deeply. Results hold their error through one
+// pointer, so a successful Result or Status costs a pointer, not the 88
+// bytes of an Error's two strings and offsets: constructing, testing, moving
+// and destroying one on the success path is a few instructions
+// (docs/performance.md, "Status and Result").
+class ErrorBox {
+ public:
+  ErrorBox() = default;  // no error (a Status that succeeded)
+  explicit ErrorBox(Error e) : p_(new Error(std::move(e))) {}
+  ErrorBox(const ErrorBox& o) : p_(o.p_ ? new Error(*o.p_) : nullptr) {}
+  ErrorBox(ErrorBox&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+  ErrorBox& operator=(const ErrorBox& o) {
+    if (this != &o) *this = ErrorBox(o);
+    return *this;
+  }
+  ErrorBox& operator=(ErrorBox&& o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~ErrorBox() { delete p_; }
+  bool present() const { return p_ != nullptr; }
+  Error& get() const { return *p_; }
+
+ private:
+  Error* p_ = nullptr;
+};
+}  // namespace result_detail
+
 template <typename T>
 class [[nodiscard]] Result {
  public:
@@ -122,29 +151,27 @@ class [[nodiscard]] Result {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  const Error& error() const& { return std::get<1>(v_); }
-  Error&& error() && { return std::get<1>(std::move(v_)); }
+  const Error& error() const& { return std::get<1>(v_).get(); }
+  Error&& error() && { return std::move(std::get<1>(v_).get()); }
 
  private:
-  std::variant<T, Error> v_;
+  std::variant<T, result_detail::ErrorBox> v_;
 };
 
-// Result<void>: success or an Error.
 template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Unexpected u) : err_(std::move(u.error)), ok_(false) {}
-  Result(Error e) : err_(std::move(e)), ok_(false) {}
+  Result(Unexpected u) : err_(std::move(u.error)) {}
+  Result(Error e) : err_(std::move(e)) {}
 
-  bool has_value() const { return ok_; }
-  explicit operator bool() const { return ok_; }
-  const Error& error() const& { return err_; }
-  Error&& error() && { return std::move(err_); }
+  bool has_value() const { return !err_.present(); }
+  explicit operator bool() const { return has_value(); }
+  const Error& error() const& { return err_.get(); }
+  Error&& error() && { return std::move(err_.get()); }
 
  private:
-  Error err_;
-  bool ok_ = true;
+  result_detail::ErrorBox err_;
 };
 
 using Status = Result<void>;
