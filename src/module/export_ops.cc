@@ -31,7 +31,7 @@ Result<TextSpan> shardingOf(const OpTree& tree, const OpNode& op) {
   std::string_view t = tree.text;
   size_t from = op.uses.empty() ? op.nameSpan.end : op.uses[0].span.end;
   if (isCollective(op.name) || op.name == "sdy.all_reduce") {
-    size_t k = t.find("out_sharding", op.nameSpan.end);
+    size_t k = t.substr(0, op.whole.end).find("out_sharding", op.nameSpan.end);  // within the op
     if (k == std::string_view::npos || k >= op.whole.end)
       return makeError(ErrorCode::kParse, "expected 'out_sharding' in '" + std::string(op.name) + "'",
                        op.nameSpan.begin);

@@ -154,13 +154,25 @@ Result<ConvertedModule> exportOne(PassContext& ctx, TextSpan span) {
 //     their `mhlo.attributes` dictionary.
 //   simplify-replicated-shardings (V3): a fully replicated, closed sharding
 //     without unreduced or manual axes is written `{replicated}`.
+bool isControlFlow(std::string_view name) {
+  return name == "stablehlo.while" || name == "stablehlo.case" || name == "stablehlo.if";
+}
+
+// Whether a rule of finishExport can apply to the ops of `tree` within
+// `span`: the export adds no op, so the ops its rules act on are those of
+// the pass's own tree, and a module without one is not parsed again.
+bool finishApplies(const OpTree& tree, TextSpan span, bool addMissing, bool simplify) {
+  if (simplify) return true;
+  for (const OpNode& op : tree.ops) {
+    if (op.whole.begin < span.begin || op.whole.end > span.end) continue;
+    if (op.name == "stablehlo.custom_call" && (op.symbolName == "mhlo.erf" || op.symbolName == "mhlo.topk"))
+      return true;
+    if (addMissing && isControlFlow(op.name)) return true;
+  }
+  return false;
+}
+
 Result<std::string> finishExport(std::string text, bool addMissing, bool simplify) {
-  // Each rule needs an op the text names; without one, the parse (a second
-  // op tree held next to the pass's own) is skipped.
-  auto has = [&](std::string_view w) { return text.find(w) != std::string::npos; };
-  bool any = simplify || has("mhlo.erf") || has("mhlo.topk") ||
-             (addMissing && (has("stablehlo.while") || has("stablehlo.case") || has("stablehlo.if")));
-  if (!any) return text;
   SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(text));
   Rewriter rw(text);
   if (simplify) {
@@ -180,7 +192,7 @@ Result<std::string> finishExport(std::string text, bool addMissing, bool simplif
     }
   }
   for (const OpNode& op : tree.ops) {
-    bool control = op.name == "stablehlo.while" || op.name == "stablehlo.case" || op.name == "stablehlo.if";
+    bool control = isControlFlow(op.name);
     if (addMissing && control && !op.dict.find("mhlo.sharding")) {
       // (a dictionary simplified above has a sharding already)
       std::string value = "\"{replicated}\"";
@@ -214,22 +226,19 @@ Result<std::string> finishExport(std::string text, bool addMissing, bool simplif
 
 Status runExportShardings(PassContext& ctx) {
   std::vector<int> modules = ctx.tree.modules();
-  if (modules.empty()) {
-    SB_ASSIGN_OR_RETURN(ConvertedModule out, exportOne(ctx, {0, ctx.text().size()}));
-    for (ModuleWarning& w : out.warnings) ctx.warnings.push_back(std::move(w));
-    SB_ASSIGN_OR_RETURN(out.text, finishExport(std::move(out.text), ctx.flag("add-missing-sharding-to-control-flow"),
-                                               ctx.flag("enable-hlo-sharding-v3") && ctx.flag("simplify-replicated-shardings")));
-    if (out.text != ctx.text()) ctx.rw.replace({0, ctx.text().size()}, std::move(out.text));
-    return okStatus();
-  }
-  for (int m : modules) {
-    TextSpan span = ctx.tree.ops[m].whole;
+  bool addMissing = ctx.flag("add-missing-sharding-to-control-flow");
+  bool simplify = ctx.flag("enable-hlo-sharding-v3") && ctx.flag("simplify-replicated-shardings");
+  auto exportSpan = [&](TextSpan span) -> Status {
     SB_ASSIGN_OR_RETURN(ConvertedModule out, exportOne(ctx, span));
     for (ModuleWarning& w : out.warnings) ctx.warnings.push_back(std::move(w));
-    SB_ASSIGN_OR_RETURN(out.text, finishExport(std::move(out.text), ctx.flag("add-missing-sharding-to-control-flow"),
-                                               ctx.flag("enable-hlo-sharding-v3") && ctx.flag("simplify-replicated-shardings")));
+    if (finishApplies(ctx.tree, span, addMissing, simplify)) {
+      SB_ASSIGN_OR_RETURN(out.text, finishExport(std::move(out.text), addMissing, simplify));
+    }
     if (out.text != span.in(ctx.text())) ctx.rw.replace(span, std::move(out.text));
-  }
+    return okStatus();
+  };
+  if (modules.empty()) return exportSpan({0, ctx.text().size()});
+  for (int m : modules) SB_TRY(exportSpan(ctx.tree.ops[m].whole));
   return okStatus();
 }
 

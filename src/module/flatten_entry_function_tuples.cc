@@ -397,7 +397,7 @@ class EntryFlattener {
 }  // namespace
 
 Status runFlattenEntryFunctionTuples(PassContext& ctx) {
-  if (ctx.text().find("tuple<") == std::string_view::npos) return okStatus();
+  if (!module_lex::contains(ctx.text(), "tuple<")) return okStatus();
   return EntryFlattener(ctx).run();
 }
 

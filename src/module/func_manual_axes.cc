@@ -245,11 +245,11 @@ Status setFuncManualAxes(PassContext& ctx) {
   // Only a call inside a manual computation gives a function axes, and
   // only an attribute already written can need rewriting: without either,
   // the parse below is saved (the common case once bodies are inlined).
-  bool calls = after.find("func.call") != std::string::npos;
+  bool calls = module_lex::contains(after, "func.call");
   for (size_t at = after.find("call @"); !calls && at != std::string::npos; at = after.find("call @", at + 1))
     calls = at == 0 || !module_lex::isIdentChar(after[at - 1]);  // not stablehlo.custom_call
-  if ((after.find("sdy.manual_computation") == std::string::npos || !calls) &&
-      after.find(kFuncManualAxes) == std::string::npos)
+  if ((!module_lex::contains(after, "sdy.manual_computation") || !calls) &&
+      !module_lex::contains(after, kFuncManualAxes))
     return okStatus();
   SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(after));
   SB_ASSIGN_OR_RETURN(FuncAxesPlan plan, planFuncManualAxes(tree));

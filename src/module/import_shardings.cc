@@ -15,6 +15,7 @@
 #include "module/tree_scan.h"
 #include "module/import_common.h"
 #include "module/pass.h"
+#include "module/text_lex.h"
 #include "module/scanner.h"
 #include "shardbridge/hlo/hlo_sharding.h"
 
@@ -118,7 +119,7 @@ Status runImportShardings(PassContext& ctx) {
   options.typeAliases = typeAliasesOf(ctx.tree);
   const OpTree& tree = ctx.tree;
   std::set<std::string_view> inside;
-  if (ctx.text().find("manual") != std::string_view::npos) inside = calledFromBodies(tree);
+  if (module_lex::contains(ctx.text(), "manual")) inside = calledFromBodies(tree);
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
     if (const AttrEntry* e = op.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inShardMapPattern(tree, i, inside));

@@ -389,14 +389,14 @@ const std::vector<PassInfo>& knownPasses() {
 std::string importPipelineFor(std::string_view text) {
   for (std::string_view marker : {"xla.sdy.meshes", "@xla.sdy.GlobalToLocalShape",
                                   "@xla.sdy.LocalToGlobalShape", "@xla.sdy.FuncResultSharding"})
-    if (text.find(marker) != std::string_view::npos) return "xla-sdy-round-trip-import-pipeline";
+    if (module_lex::contains(text, marker)) return "xla-sdy-round-trip-import-pipeline";
   return "xla-sdy-stablehlo-import-pipeline";
 }
 
 std::string importPassSpecFor(std::string_view text) {
   std::string name = importPipelineFor(text);
   if (name != "xla-sdy-round-trip-import-pipeline") return name;
-  bool v3 = text.find("xla.sdy.meshes") == std::string_view::npos && text.find("\"{mesh[") != std::string_view::npos;
+  bool v3 = !module_lex::contains(text, "xla.sdy.meshes") && module_lex::contains(text, "\"{mesh[");
   return name + (v3 ? "{import-op-shardings=true enable-hlo-sharding-v3=true}" : "{import-op-shardings=true}");
 }
 
@@ -544,7 +544,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   for (const Step& step : steps) {
     const std::vector<std::string_view>& needs = step.def->needsAny;
     if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
-          return out.text.find(w) != std::string::npos;
+          return module_lex::contains(out.text, w);
         }))
       continue;
     std::vector<ModuleWarning> warnings;

@@ -1,6 +1,7 @@
 #include "module/rewriter.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "module/text_lex.h"
 
@@ -146,32 +147,69 @@ void insertDict(Rewriter& rw, const OpTree& tree, const OpNode& op, const std::s
 
 FreshNames::FreshNames(const OpTree& tree) : tree_(&tree) {}
 
+namespace {
+size_t nameHash(std::string_view s) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+}  // namespace
+
+bool FreshNames::insert(std::string_view name) {
+  if (2 * (usedCount_ + 1) > used_.size()) {
+    std::vector<std::string_view> old = std::move(used_);
+    used_.assign(std::max<size_t>(64, old.size() * 2), std::string_view());
+    usedCount_ = 0;
+    for (std::string_view n : old)
+      if (!n.empty()) insert(n);
+  }
+  size_t mask = used_.size() - 1;
+  for (size_t i = nameHash(name) & mask;; i = (i + 1) & mask) {
+    if (used_[i].empty()) {
+      used_[i] = name;
+      ++usedCount_;
+      return true;
+    }
+    if (used_[i] == name) return false;
+  }
+}
+
 void FreshNames::collect() {
   // On the first name asked for: most passes that hold a FreshNames find
   // nothing to rewrite in most modules.
   const OpTree& tree = *tree_;
   tree_ = nullptr;
   std::string_view t = tree.text;
-  used_.reserve(tree.ops.size());
+  size_t slots = 64;
+  while (slots < 4 * tree.ops.size()) slots *= 2;
+  used_.assign(slots, std::string_view());
   for (const OpNode& op : tree.ops) {
-    for (const ValueDef& r : op.resultDefs) used_.emplace(r.name.in(t));
+    for (const ValueDef& r : op.resultDefs)
+      if (!r.name.empty()) insert(r.name.in(t));
     for (const ValueDef& a : op.funcArgs())
-      if (!a.name.empty()) used_.emplace(a.name.in(t));
+      if (!a.name.empty()) insert(a.name.in(t));
     for (const Region& r : op.regions)
       for (const Block& b : r.blocks)
         for (const ValueDef& a : b.arguments)
-          if (!a.name.empty()) used_.emplace(a.name.in(t));
+          if (!a.name.empty()) insert(a.name.in(t));
   }
+}
+
+bool FreshNames::claim(const std::string& name) {
+  // The table holds views: of the tree's text, or of the kept copy.
+  if (insert(given_.emplace_back(name))) return true;
+  given_.pop_back();
+  return false;
 }
 
 std::string FreshNames::next(std::string_view stem) {
   if (tree_) collect();
   std::string base = "%" + std::string(stem);
-  if (used_.insert(base).second) return base;
+  if (claim(base)) return base;
   int& i = nextSuffix_[base];
   while (true) {
     std::string n = base + "_" + std::to_string(i++);
-    if (used_.insert(n).second) return n;
+    if (claim(n)) return n;
   }
 }
 

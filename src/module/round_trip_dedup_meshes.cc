@@ -238,7 +238,7 @@ Status runRoundTripDedupMeshes(PassContext& ctx) {
       auto it = dups.find(first->meshOrRef().refName());
       if (it == dups.end()) continue;
       size_t limit = op.regions.empty() ? op.whole.end : op.regions[0].whole.begin;
-      size_t k = t.find("manual_axes", op.nameSpan.end);
+      size_t k = t.substr(0, limit).find("manual_axes", op.nameSpan.end);  // within the op
       if (k == std::string_view::npos || k >= limit) continue;
       size_t b = t.find('{', k);
       if (b == std::string_view::npos || b >= limit) continue;

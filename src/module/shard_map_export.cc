@@ -301,8 +301,13 @@ class ShardMapExport {
   }
 
   // --- rendering ---------------------------------------------------------------
-  // A sharding `<@m, [...]>` without the axes in `drop`, stripped form.
-  Result<std::string> withoutAxes(TextSpan s, const std::vector<std::string>& drop, bool prefix) {
+  // A sharding `<@m, [...]>` without the axes in `drop`, printed twice: the
+  // stripped form (`<@m, [...]>`, for sdy.sharding_per_value) and the
+  // prefixed one (`#sdy.sharding<@m, [...]>`). One parse serves both.
+  struct Stripped {
+    std::string bare, prefixed;
+  };
+  Result<Stripped> withoutAxes(TextSpan s, const std::vector<std::string>& drop) {
     auto sharding = sdy::parseTensorSharding(ctx_sdy_, s.in(t_));
     if (!sharding) return sharding.error().shifted(s.begin);
     auto keep = [&](sdy::AxisRefAttr a) { return std::find(drop.begin(), drop.end(), a.name()) == drop.end(); };
@@ -320,8 +325,11 @@ class ShardMapExport {
     auto out = sdy::TensorShardingAttr::get(ctx_sdy_, sharding->meshOrRef(), dims, replicatedAxes, unreduced,
                                             sharding->reductionOp());
     sdy::PrintOptions po;
-    po.withPrefix = prefix;
-    return sdy::printTensorSharding(out, po);
+    po.withPrefix = false;
+    Stripped r;
+    r.bare = sdy::printTensorSharding(out, po);
+    r.prefixed = "#sdy.sharding" + r.bare;  // what withPrefix prints (src/sdy/printer.cc)
+    return r;
   }
 
   std::string nextBodyName(int module) {
@@ -341,9 +349,19 @@ class ShardMapExport {
   }
 
   static std::string dictText(const std::vector<std::pair<std::string, std::string>>& entries) {
-    std::string s = "{";
-    for (size_t i = 0; i < entries.size(); ++i) s += (i ? ", " : "") + entries[i].first + " = " + entries[i].second;
-    return s + "}";
+    size_t size = 2;
+    for (const auto& [key, value] : entries) size += key.size() + value.size() + 5;
+    std::string s;
+    s.reserve(size);
+    s += '{';
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (i) s += ", ";
+      s += entries[i].first;
+      s += " = ";
+      s += entries[i].second;
+    }
+    s += '}';
+    return s;
   }
 
   // The text replacing manual computation `m`: the copies and custom calls
@@ -410,8 +428,9 @@ class ShardMapExport {
       // An operand may itself be a redirected use (`%5#1` of an earlier manual computation).
       SB_ASSIGN_OR_RETURN(std::string operand, renderRange(op.uses[i].span));
       std::string local(body.arguments[i].type.in(t_));
-      SB_ASSIGN_OR_RETURN(std::string innerSharding, withoutAxes(m.in[i], m.region, false));
-      SB_ASSIGN_OR_RETURN(std::string argSharding, withoutAxes(m.in[i], m.region, true));
+      SB_ASSIGN_OR_RETURN(Stripped stripped, withoutAxes(m.in[i], m.region));
+      std::string innerSharding = std::move(stripped.bare);
+      std::string argSharding = std::move(stripped.prefixed);
       std::vector<std::pair<std::string, std::string>> argAttrs{{"sdy.sharding", argSharding}};
       if (!manualRegion.empty()) argAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
       funcArgs.push_back(std::string(body.arguments[i].name.in(t_)) + ": " + local + " " + dictText(argAttrs));
@@ -428,9 +447,9 @@ class ShardMapExport {
     }
     std::vector<std::string> innerOut, funcResults;
     for (size_t j = 0; j < m.out.size(); ++j) {
-      SB_ASSIGN_OR_RETURN(std::string s, withoutAxes(m.out[j], m.region, false));
-      innerOut.push_back(s);
-      SB_ASSIGN_OR_RETURN(std::string r, withoutAxes(m.out[j], m.region, true));
+      SB_ASSIGN_OR_RETURN(Stripped stripped, withoutAxes(m.out[j], m.region));
+      innerOut.push_back(std::move(stripped.bare));
+      std::string r = std::move(stripped.prefixed);
       std::vector<std::pair<std::string, std::string>> resAttrs{{"sdy.sharding", r}};
       if (!manualRegion.empty()) resAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
       funcResults.push_back(retTypes.results[j] + " " + dictText(resAttrs));

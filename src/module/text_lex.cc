@@ -1,5 +1,7 @@
 #include "module/text_lex.h"
 
+#include <string.h>  // memmem (a GNU extension; g++ and clang++ define _GNU_SOURCE)
+
 namespace shardbridge::module_lex {
 
 std::string describe(std::string_view t, size_t p) {
@@ -174,6 +176,11 @@ std::string_view indentationAt(std::string_view t, size_t p) {
   size_t e = b;
   while (e < t.size() && (t[e] == ' ' || t[e] == '\t')) ++e;
   return t.substr(b, e - b);
+}
+
+bool contains(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;
+  return memmem(hay.data(), hay.size(), needle.data(), needle.size()) != nullptr;
 }
 
 std::string_view trimBlanks(std::string_view s) {

@@ -1,0 +1,59 @@
+// isShapedType's fast path for plain ranked tensors (src/module/op_types.cc)
+// must answer as the type parser does, and module_lex::contains as
+// std::string_view::find does.
+#include "module/op_types.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "module/text_lex.h"
+#include "shardbridge/sdy/mlir_type.h"
+
+namespace shardbridge::module {
+namespace {
+
+bool parsedShaped(const std::string& t) {
+  auto parsed = parseMlirType(t);
+  return parsed && parsed->isShaped();
+}
+
+TEST(IsShapedType, AnswersAsTheTypeParser) {
+  for (const char* t : {"tensor<16x64xf32>", "tensor<f32>", "tensor<?x4xbf16>", "tensor<0x1xi1>", "tensor<*xf32>",
+                        "tensor<8xf32, #enc>", "!stablehlo.token", "tuple<tensor<2xf32>>", "f32", "tensor<?5xf32>",
+                        "tensor<xf32>", "tensor<16xx>", "tensor<8xfoo>", "tensor<4xindex>", "tensor<4xnone>",
+                        "tensor<99999999999999999999xf32>", "tensor<999999999999999999xf32>", "tensor<4x>",
+                        "tensor<>", "tensor<4xf32>>", " tensor<4xf32>", "tensor< 4xf32>", "tensor<007xsi32>",
+                        "vector<4xf32>", "tensor<4xi0>", "tensor<4xcomplex<f32>>"}) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(isShapedType(t), parsedShaped(t));
+  }
+  EXPECT_TRUE(isShapedType("tensor<16x64xf32>"));
+  EXPECT_FALSE(isShapedType("!stablehlo.token"));
+}
+
+// Strings near the fast path's grammar: pieces of plain tensor types in any
+// order, so that both well-formed and broken spellings come up.
+RC_GTEST_PROP(IsShapedType, FastPathAgreesWithTheParser, ()) {
+  const std::vector<std::string> pieces = {"tensor<", ">", "x", "?", "0", "7", "16", "999999999999999999",
+                                           "9999999999999999999", "f32", "bf16", "i1", "ui32", "si8", "f8E4M3FN",
+                                           "index", " ", ",", "*", "!t", "tuple<"};
+  auto parts = *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(pieces));
+  std::string t = "tensor<";
+  for (const std::string& p : parts) t += p;
+  if (*rc::gen::arbitrary<bool>()) t += ">";
+  RC_ASSERT(isShapedType(t) == parsedShaped(t));
+}
+
+RC_GTEST_PROP(ModuleLexContains, AgreesWithFind, ()) {
+  auto alphabet = rc::gen::elementOf(std::string("ab.@\n"));
+  std::string hay = *rc::gen::container<std::string>(alphabet);
+  std::string needle = *rc::gen::resize(4, rc::gen::container<std::string>(alphabet));
+  RC_ASSERT(module_lex::contains(hay, needle) == (std::string_view(hay).find(needle) != std::string_view::npos));
+}
+
+}  // namespace
+}  // namespace shardbridge::module
