@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "shardbridge/hlo/text.h"
+#include "shardbridge/proto/op_sharding.h"
 #include "shardbridge/proto/pb/wire.h"
 
 namespace shardbridge::proto {
@@ -127,7 +128,8 @@ TEST(ToProtoOnArena, MessagesLargerThanTheFirstBlock) {
 }
 
 // A V3 leaf whose device order (2^25 devices, transposed) is too large to
-// materialise: toProto's error, alone and inside a tuple, on every arena.
+// materialise: toProto's error, alone and inside a tuple, on every arena and
+// through printOpSharding(kBinary).
 TEST(ToProtoOnArena, V3LeafFailsAsToProtoFails) {
   for (const char* text :
        {"{mesh['a'=8192,'b'=4096], device_ids=([4096,8192]T(1,0)), [{'a'}]}",
@@ -144,6 +146,12 @@ TEST(ToProtoOnArena, V3LeafFailsAsToProtoFails) {
       EXPECT_EQ(onArena.error().code, byValue.error().code);
       EXPECT_EQ(onArena.error().message, byValue.error().message);
     }
+    // The bytes API (the wire encoder, whose leaves take a path without a
+    // Status) fails the same way.
+    auto encoded = printOpSharding(*s, ProtoFormat::kBinary);
+    ASSERT_FALSE(encoded.has_value());
+    EXPECT_EQ(encoded.error().code, byValue.error().code);
+    EXPECT_EQ(encoded.error().message, byValue.error().message);
   }
 }
 
