@@ -101,8 +101,7 @@ TEST(ToProtoOnArena, ExamplesGiveToProtosBytes) {
       "{devices=[2,2,2,2]<=[16] last_tile_dims={manual, replicated}}",
       "{devices=[1024,1024]<=[1048576]}",
       "{devices=[2,2]3,2,1,0 shard_like 300}",
-      "{maximal device=0 metadata={op_type=\"dot\" op_name=\"a/b\" source_file=\"m.py\" "
-      "source_line=42}}",
+      "{maximal device=0 metadata={op_type=\"dot\" op_name=\"a/b\" source_line=42}}",
       "{{replicated}, {maximal device=1}, {devices=[2]0,1 shard_like 2}, {unreduced}}",
       "{}",
       "{mesh['x'=4,'y'=2], [{'y'}, {'x'}]}",
