@@ -413,6 +413,33 @@ Result<wire::OpSharding> toProto(const HloSharding& sharding) {
   return result;
 }
 
+// A tuple or V3 leaf into `out`, a new message made by toProtoOnArena; on
+// failure the heap's message is freed (the arena's stays on it). Out of
+// line, as fillFallible is, so the leaves' path keeps a small frame.
+namespace {
+[[gnu::noinline]] Result<wire::OpSharding*> fillFallibleOnArena(const HloSharding& sharding,
+                                                               wire::OpSharding* out,
+                                                               google::protobuf::Arena* arena) {
+  Status filled = fillProto(sharding, out);
+  if (filled) return out;
+  if (arena == nullptr) delete out;
+  return std::move(filled).error();
+}
+}  // namespace
+
+Result<wire::OpSharding*> toProtoOnArena(const HloSharding& sharding,
+                                         google::protobuf::Arena* arena) {
+  // CreateMessage on an arena runs no destructor later: generated messages
+  // are destructor-skippable, and their repeated fields' storage is the
+  // arena's too.
+  wire::OpSharding* out = google::protobuf::Arena::CreateMessage<wire::OpSharding>(arena);
+  if (cannotFail(sharding)) {
+    fillLeaf(sharding, *out);
+    return out;
+  }
+  return fillFallibleOnArena(sharding, out, arena);
+}
+
 namespace {
 
 // GCC vectorises the copy loops below behind alias and length checks that

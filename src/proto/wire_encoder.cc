@@ -106,25 +106,9 @@ void putBytes(std::string& out, uint32_t field, std::string_view bytes) {
   out.append(bytes);
 }
 
-// The same fields as toProto's, in field-number order.
-Status encode(const HloSharding& sharding, std::string& out) {
-  if (sharding.isTuple()) {
-    putScalar(out, kType, static_cast<int64_t>(hlo::OpShardingType::kTuple));
-    std::string element;
-    for (const HloSharding& e : sharding.tupleElements()) {
-      element.clear();
-      SB_TRY(encode(e, element));
-      putBytes(out, kTupleShardings, element);
-    }
-    return okStatus();
-  }
-  if (sharding.kind() == HloSharding::Kind::kNamed) {
-    SB_ASSIGN_OR_RETURN(const wire::NamedShardingProto named,
-                        namedShardingToProto(*sharding.namedSharding()));
-    putBytes(out, kNamedSharding, named.SerializeAsString());
-    return okStatus();
-  }
-
+// A leaf other than a V3 one: the same fields as toProto's, in
+// field-number order. Cannot fail, so it returns no Status.
+void encodeLeaf(const HloSharding& sharding, std::string& out) {
   hlo::OpShardingType type = hlo::OpShardingType::kOther;
   switch (sharding.kind()) {
     case HloSharding::Kind::kReplicated: type = hlo::OpShardingType::kReplicated; break;
@@ -167,15 +151,49 @@ Status encode(const HloSharding& sharding, std::string& out) {
     // OpSharding.ShardGroupType: AS = 0, LIKE = 1.
     putScalar(out, kShardGroupType, group.shardAs ? 0 : 1);
   }
+}
+
+// Any sharding. Only a V3 leaf, alone or in a tuple, can fail.
+Status encode(const HloSharding& sharding, std::string& out) {
+  if (sharding.isTuple()) {
+    putScalar(out, kType, static_cast<int64_t>(hlo::OpShardingType::kTuple));
+    std::string element;
+    for (const HloSharding& e : sharding.tupleElements()) {
+      element.clear();
+      SB_TRY(encode(e, element));
+      putBytes(out, kTupleShardings, element);
+    }
+    return okStatus();
+  }
+  if (sharding.kind() == HloSharding::Kind::kNamed) {
+    SB_ASSIGN_OR_RETURN(const wire::NamedShardingProto named,
+                        namedShardingToProto(*sharding.namedSharding()));
+    putBytes(out, kNamedSharding, named.SerializeAsString());
+    return okStatus();
+  }
+  encodeLeaf(sharding, out);
   return okStatus();
+}
+
+// A tuple or V3 leaf into `out`, which holds an empty string; on failure
+// `out` becomes the error. Out of line, so that the leaves' path builds and
+// tests no Status (as toProto's fillFallible; docs/performance.md, seventh
+// pass).
+[[gnu::noinline]] void encodeFallible(const HloSharding& sharding, Result<std::string>& out) {
+  Status status = encode(sharding, *out);
+  if (!status) out = std::move(status).error();
 }
 
 }  // namespace
 
 Result<std::string> encodeOpSharding(const HloSharding& sharding) {
   Result<std::string> out(std::in_place);
-  Status status = encode(sharding, *out);
-  if (!status) out = std::move(status).error();
+  if (sharding.kind() != HloSharding::Kind::kTuple &&
+      sharding.kind() != HloSharding::Kind::kNamed) {
+    encodeLeaf(sharding, *out);
+    return out;
+  }
+  encodeFallible(sharding, out);
   return out;
 }
 

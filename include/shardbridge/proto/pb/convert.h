@@ -17,6 +17,8 @@
 
 #include <cstddef>
 
+#include <google/protobuf/arena.h>
+
 #include "op_sharding.pb.h"
 #include "shardbridge/base/result.h"
 #include "shardbridge/hlo/hlo_sharding.h"
@@ -63,6 +65,24 @@ Result<wire::OpSharding> toProto(const hlo::HloSharding& sharding);
 // The same into `*out`, which is cleared first; reusing one message across
 // calls keeps its capacity, so repeated conversions do not allocate.
 Status toProto(const hlo::HloSharding& sharding, wire::OpSharding* out);
+// The same into a new message made on `arena` (Arena::CreateMessage), for
+// callers who want a fresh message per call without the heap: with the
+// arena on a caller's buffer (ArenaOptions::initial_block) big enough for
+// the message and its repeated fields (a few hundred bytes for a leaf;
+// docs/performance.md, seventh pass), making, filling and dropping the
+// message allocate and free nothing. The message's bytes are toProto's.
+//   * `arena` set: the arena owns the message (never `delete` it); it lives
+//     until the arena is destroyed or Reset(). A failed call's message stays
+//     on the arena too, unreachable, until then.
+//   * `arena` null: the message is on the heap, as CreateMessage(nullptr)
+//     makes it, and the caller owns it (`delete` it); a failed call frees it.
+// Fails exactly where, and with the error that, toProto fails (a V3 leaf's
+// device order too large to materialise, alone or in a tuple). Not named
+// toProto: toProto(s, nullptr) would be ambiguous with the overload above.
+//   google::protobuf::Arena arena(buffer, sizeof buffer);
+//   SB_ASSIGN_OR_RETURN(wire::OpSharding* p, toProtoOnArena(s, &arena));
+Result<wire::OpSharding*> toProtoOnArena(const hlo::HloSharding& sharding,
+                                         google::protobuf::Arena* arena);
 
 // xla.OpMetadata <-> hlo::OpMetadata, every field. Fields the model cannot
 // hold (unknown ones, and a present-but-empty profile_info or
