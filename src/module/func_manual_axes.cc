@@ -231,6 +231,15 @@ bool planIsEmpty(const FuncAxesPlan& plan) {
 
 }  // namespace
 
+bool mayNeedFuncManualAxes(std::string_view text) {
+  if (module_lex::contains(text, kFuncManualAxes)) return true;
+  if (!module_lex::contains(text, "sdy.manual_computation")) return false;
+  if (module_lex::contains(text, "func.call")) return true;
+  for (size_t at = text.find("call @"); at != std::string_view::npos; at = text.find("call @", at + 1))
+    if (at == 0 || !module_lex::isIdentChar(text[at - 1])) return true;  // not stablehlo.custom_call
+  return false;
+}
+
 Status setFuncManualAxes(PassContext& ctx) {
   if (ctx.rw.empty()) {
     SB_ASSIGN_OR_RETURN(FuncAxesPlan plan, planFuncManualAxes(ctx.tree));
@@ -245,12 +254,7 @@ Status setFuncManualAxes(PassContext& ctx) {
   // Only a call inside a manual computation gives a function axes, and
   // only an attribute already written can need rewriting: without either,
   // the parse below is saved (the common case once bodies are inlined).
-  bool calls = module_lex::contains(after, "func.call");
-  for (size_t at = after.find("call @"); !calls && at != std::string::npos; at = after.find("call @", at + 1))
-    calls = at == 0 || !module_lex::isIdentChar(after[at - 1]);  // not stablehlo.custom_call
-  if ((!module_lex::contains(after, "sdy.manual_computation") || !calls) &&
-      !module_lex::contains(after, kFuncManualAxes))
-    return okStatus();
+  if (!mayNeedFuncManualAxes(after)) return okStatus();
   SB_ASSIGN_OR_RETURN(OpTree tree, parseOpTree(after));
   SB_ASSIGN_OR_RETURN(FuncAxesPlan plan, planFuncManualAxes(tree));
   if (planIsEmpty(plan)) return okStatus();

@@ -80,11 +80,18 @@ bool inShardMapPattern(const OpTree& tree, int i, const std::set<std::string_vie
   return false;
 }
 
-void warnLosses(PassContext& ctx, const AttrEntry& e, bool allowManual) {
+// `allowManual()` says whether a `{manual}` is kept here (it is asked only of
+// a sharding that names one: inShardMapPattern walks the function). Only an
+// `{unknown}`, a shard group, or a manual sharding that is not kept is
+// warned about, so a sharding that can hold none of them is not parsed.
+template <typename AllowManual>
+void warnLosses(PassContext& ctx, const AttrEntry& e, AllowManual&& allowManualFn) {
   std::string_view v = e.value.in(ctx.text());
-  if (v.find("manual") == std::string_view::npos && v.find("unknown") == std::string_view::npos &&
-      v.find("shard_") == std::string_view::npos)
-    return;
+  bool lossless = v.find("unknown") == std::string_view::npos && v.find("shard_") == std::string_view::npos;
+  bool mentionsManual = v.find("manual") != std::string_view::npos;
+  if (lossless && !mentionsManual) return;
+  bool allowManual = mentionsManual && allowManualFn();
+  if (lossless && allowManual) return;
   auto decoded = module_detail::decodeStringLiteral(v);
   if (!decoded) return;
   auto s = readMhloSharding(*decoded);
@@ -122,12 +129,14 @@ Status runImportShardings(PassContext& ctx) {
   if (module_lex::contains(ctx.text(), "manual")) inside = calledFromBodies(tree);
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
-    if (const AttrEntry* e = op.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inShardMapPattern(tree, i, inside));
+    if (const AttrEntry* e = op.dict.find("mhlo.sharding"))
+      warnLosses(ctx, *e, [&] { return inShardMapPattern(tree, i, inside); });
     bool body = op.name == "func.func" && inside.count(op.symbolName);
+    auto inBody = [body] { return body; };
     for (const ValueDef& a : op.funcArgs())
-      if (const AttrEntry* e = a.dict.find("mhlo.sharding")) warnLosses(ctx, *e, body);
+      if (const AttrEntry* e = a.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inBody);
     for (const FuncResult& r : op.funcResults())
-      if (const AttrEntry* e = r.dict.find("mhlo.sharding")) warnLosses(ctx, *e, body);
+      if (const AttrEntry* e = r.dict.find("mhlo.sharding")) warnLosses(ctx, *e, inBody);
   }
   std::vector<int> modules = tree.modules();
   std::vector<TextSpan> spans;

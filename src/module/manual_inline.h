@@ -58,6 +58,11 @@ Status inlineManualComputations(PassContext& ctx, const ManualMatcher& match, co
 // function: NAME"), unreadable manual axes (kParse, located).
 Status setFuncManualAxes(PassContext& ctx);
 
+// Whether setFuncManualAxes can have anything to do on `text`: it holds a
+// manual computation and a function call (not a custom call), or an
+// `sdy.func_manual_axes` already written.
+bool mayNeedFuncManualAxes(std::string_view text);
+
 // `#sdy.sharding_per_value<[A, B]>` -> `[A, B]` (canonical); `#sdy<manual_axes{"x"}>` -> `{"x"}`.
 Result<std::string> perValueList(sdy::Context& ctx, std::string_view text);
 Result<std::string> manualAxesList(std::string_view text);

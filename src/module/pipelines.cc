@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "module/manual_inline.h"
 #include "module/pass.h"
 #include "module/text_lex.h"
 #include "shardbridge/module/pipeline.h"
@@ -22,6 +23,9 @@ struct PassDef {
   // none of them the pass is skipped, and with it the parse the pass would
   // need (the tree of the last edited text is only built when a pass runs).
   std::vector<std::string_view> needsAny = {};
+  // A test of the whole text for passes whose prefilter is not one word of
+  // a list; when set, the pass runs only if it holds (and needsAny, if any).
+  bool (*needs)(std::string_view text) = nullptr;
 };
 
 // The passes' prefilters (PassDef::needsAny). Each lists the words every op
@@ -34,6 +38,21 @@ const std::vector<std::string_view> kNeedsCall = {"call @", "func.call\""};
 const std::vector<std::string_view> kNeedsWhile = {"stablehlo.while"};
 const std::vector<std::string_view> kNeedsFoldable = {"stablehlo.reshape", "stablehlo.tuple"};
 const std::vector<std::string_view> kNeedsOriginal = {"sdy.original_func_name", "sdy.func_manual_axes"};
+// A tuple type is spelled `tuple<` where it is written or where its alias is
+// defined (`!t = tuple<...>`).
+const std::vector<std::string_view> kNeedsTuple = {"tuple<"};
+// What round_trip_import_shardy_attrs.cc reads or removes: the xla.sdy.*
+// attributes and custom calls, mhlo.sharding, and sparse-offload calls.
+const std::vector<std::string_view> kNeedsShardyAttrs = {"xla.sdy.", "mhlo.sharding", "sparseoffload"};
+// The custom calls import_sdy_custom_calls.cc rewrites: @Sharding,
+// @xla.sdy.ShardingGroup, @xla.sdy.PropagationBarrier.
+const std::vector<std::string_view> kNeedsSdyCustomCalls = {"Sharding", "PropagationBarrier"};
+
+// The round-trip shard-map import: its custom calls and bodies (all named
+// xla.sdy.*), or the sdy.func_manual_axes its last step may write.
+bool roundTripShardMapImportNeeded(std::string_view text) {
+  return module_lex::contains(text, "xla.sdy.") || mayNeedFuncManualAxes(text);
+}
 
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
                           std::string onlyDefault = {}) {
@@ -207,14 +226,16 @@ const std::vector<PassDef>& registry() {
                   false,
                   {}},
                  runFlattenEntryFunctionTuples,
-                 {}});
+                 {},
+                 kNeedsTuple});
     d.push_back({{"stablehlo-ext-flatten-custom-call-tuples",
                   "shardbridge's name for a part of stablehlo-ext-canonicalize-from-hlo-import: a custom call's "
                   "stablehlo.tuple operands and get_tuple_element'd tuple result become flat values",
                   false,
                   {}},
                  runCanonicalizeFromHloImport,
-                 {}});
+                 {},
+                 kNeedsTuple});
     d.push_back({{"stablehlo-ext-fold-tuples-and-reshapes",
                   "shardbridge's name for a part of stablehlo-ext-canonicalize-from-hlo-import: a stablehlo.reshape "
                   "to its own type is its operand (its attributes merged into the operand's op), get_tuple_element "
@@ -258,27 +279,32 @@ const std::vector<PassDef>& registry() {
                   false,
                   {}},
                  runImportSdyCustomCalls,
-                 {}});
+                 {},
+                 kNeedsSdyCustomCalls});
     d.push_back({{"xla-sdy-open-while-free-vars-sharding",
                   "a fully open sdy.sharding_constraint for each sharded free variable of a stablehlo.while",
                   false,
                   {}},
                  runOpenWhileFreeVars,
-                 {}});
+                 {},
+                 kNeedsWhile});
     d.push_back({{"xla-sdy-round-trip-import-shardy-attrs",
                   "xla.sdy.meshes, xla.sdy.sharding, xla.sdy.sharding_rule and @xla.sdy.FuncResultSharding -> "
                   "sdy meshes, shardings and sharding rules; mhlo.sharding removed",
                   false,
                   {kV3Import, kOpShardings}},
                  runRoundTripImportShardyAttrs,
-                 {}});
+                 {},
+                 kNeedsShardyAttrs});
     d.push_back({{"xla-sdy-round-trip-shard-map-import",
                   "@xla.sdy.GlobalToLocalShape, a call of @xla.sdy.manual_computation_body, "
                   "@xla.sdy.LocalToGlobalShape -> sdy.manual_computation",
                   false,
                   {}},
                  runRoundTripShardMapImport,
-                 {}});
+                 {},
+                 {},
+                 roundTripShardMapImportNeeded});
     d.push_back({{"xla-stablehlo-round-trip-shard-map-import",
                   "@Sharding / mhlo.copy -> @SPMDFullToShardShape -> call @...shmap_body... or "
                   "@xla.sdy.inlinable_manual_computation_body -> @Sharding / mhlo.copy -> @SPMDShardToFullShape "
@@ -547,6 +573,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
           return module_lex::contains(out.text, w);
         }))
       continue;
+    if (step.def->needs && !step.def->needs(out.text)) continue;
     std::vector<ModuleWarning> warnings;
     Rewriter rw(out.text);
     Status ran = [&]() -> Status {

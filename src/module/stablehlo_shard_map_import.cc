@@ -24,6 +24,7 @@
 // this is upstream's rule: every axis of the in/out shardings.
 // Errors are upstream's, at the call.
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -92,6 +93,16 @@ class StablehloMatcher {
 
   Error fail(const OpNode& call, std::string message) const {
     return makeError(ErrorCode::kInvalid, std::move(message), call.whole.begin);
+  }
+
+  // The axis names of sdy.mesh op `meshOp`, in order (none if it does not
+  // parse), read once per mesh: every pattern on a mesh asks for them.
+  const std::vector<std::string>& meshAxes(int meshOp) {
+    auto [it, fresh] = meshAxes_.try_emplace(meshOp);
+    if (fresh)
+      if (auto sym = sdy::parseMeshSymbol(sctx_, meshOpText(t_, tree_.ops[meshOp])))
+        for (const sdy::MeshAxisAttr& a : sym->mesh.axes()) it->second.push_back(std::string(a.name()));
+    return it->second;
   }
 
   Result<sdy::TensorShardingAttr> shardingOf(int i) {
@@ -224,13 +235,9 @@ class StablehloMatcher {
     // Mesh order, from the module's sdy.mesh op.
     int module = tree_.enclosingModule(p.call);
     int meshOp = symbols_.lookup(module, mesh);
-    if (meshOp >= 0) {
-      auto sym = sdy::parseMeshSymbol(sctx_, meshOpText(t_, tree_.ops[meshOp]));
-      if (sym)
-        for (const sdy::MeshAxisAttr& a : sym->mesh.axes())
-          if (used.count(std::string(a.name())) && !localUsed.count(std::string(a.name())))
-            axes.push_back(std::string(a.name()));
-    }
+    if (meshOp >= 0)
+      for (const std::string& a : meshAxes(meshOp))
+        if (used.count(a) && !localUsed.count(a)) axes.push_back(a);
     if (meshOp < 0)
       for (const std::string& a : used)
         if (!localUsed.count(a)) axes.push_back(a);
@@ -244,6 +251,7 @@ class StablehloMatcher {
   std::string_view t_;
   SymbolIndex symbols_;
   sdy::Context sctx_;
+  std::map<int, std::vector<std::string>> meshAxes_;
 };
 
 }  // namespace
