@@ -70,42 +70,46 @@ int resultCount(const OpNode& op) {
   return n;
 }
 
-int64_t typeRank(std::string_view type) {
-  auto t = parseMlirType(type);
-  if (!t || t->kind != MlirType::Kind::kRankedTensor) return 0;
-  return t->rank();
-}
-
 namespace {
-// The plain ranked tensor of a common element type, `tensor<16x64xf32>`,
-// `tensor<f32>`: exactly what parseMlirType reads as a ranked tensor when
-// spelled without blanks, leading zeros aside (sizes of at most 18 digits
-// cannot overflow). The shard_map lowering asks this of every operand and
-// result; parseMlirType builds the whole type to answer (docs/performance.md,
-// "The export's hot spots").
-bool isPlainRankedTensor(std::string_view t) {
+// The rank of a plain ranked tensor of a common element type,
+// `tensor<16x64xf32>` (2), `tensor<f32>` (0), else -1: exactly what
+// parseMlirType reads as a ranked tensor when spelled without blanks,
+// leading zeros aside (sizes of at most 18 digits cannot overflow). The
+// passes ask isShapedType and typeRank of every operand and result;
+// parseMlirType builds the whole type to answer (docs/performance.md, "The
+// module pipelines' hot spots").
+int64_t plainRankedTensorRank(std::string_view t) {
   constexpr std::string_view kOpen = "tensor<";
-  if (!t.starts_with(kOpen) || !t.ends_with('>')) return false;
+  if (!t.starts_with(kOpen) || !t.ends_with('>')) return -1;
   std::string_view body = t.substr(kOpen.size(), t.size() - kOpen.size() - 1);
+  int64_t rank = 0;
   // Dimensions: (digits|?) 'x', repeated.
   while (!body.empty() && (body[0] == '?' || (body[0] >= '0' && body[0] <= '9'))) {
     size_t n = 1;
     if (body[0] != '?')
       while (n < body.size() && body[n] >= '0' && body[n] <= '9') ++n;
-    if (n > 18 || n >= body.size() || body[n] != 'x') return false;
+    if (n > 18 || n >= body.size() || body[n] != 'x') return -1;
     body.remove_prefix(n + 1);
+    ++rank;
   }
   static constexpr std::string_view kElements[] = {"f32",  "bf16", "f16",  "f64",  "i1",   "i8",
                                                    "i16",  "i32",  "i64",  "ui8",  "ui16", "ui32",
                                                    "ui64", "si8",  "si16", "si32", "si64"};
   for (std::string_view e : kElements)
-    if (body == e) return true;
-  return false;
+    if (body == e) return rank;
+  return -1;
 }
 }  // namespace
 
+int64_t typeRank(std::string_view type) {
+  if (int64_t rank = plainRankedTensorRank(type); rank >= 0) return rank;
+  auto t = parseMlirType(type);
+  if (!t || t->kind != MlirType::Kind::kRankedTensor) return 0;
+  return t->rank();
+}
+
 bool isShapedType(std::string_view type) {
-  if (isPlainRankedTensor(type)) return true;
+  if (plainRankedTensorRank(type) >= 0) return true;
   auto t = parseMlirType(type);
   return t && t->isShaped();
 }

@@ -23,8 +23,10 @@
 //     (sparse_offload_barriers.cc).
 // Strings may be singly or doubly escaped. See docs/module.md "Import".
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "module/import_common.h"
@@ -81,7 +83,10 @@ class Importer {
       auto s = sdy::parseTensorShardingPerValue(sctx_, text);
       if (!s) return shifted(s.error(), value.begin);
       if (Status ok = sdy::verifyTensorShardingPerValue(*s, lookup); !ok) return shifted(ok.error(), value.begin);
-      return sdy::printTensorShardingPerValue(*s);
+      std::string printed = sdy::printTensorShardingPerValue(*s);
+      // fitsResults asks next about this very text: it reuses the parse.
+      lastPerValue_ = {printed, *s};
+      return printed;
     }
     auto s = sdy::parseTensorSharding(sctx_, text);
     if (!s) return shifted(s.error(), value.begin);
@@ -351,7 +356,9 @@ class Importer {
   // with the rank its written type has (upstream drops op shardings because
   // XLA copies frontend attributes onto new instructions of other shapes).
   bool fitsResults(const OpNode& op, const std::string& text) {
-    auto s = sdy::parseTensorShardingPerValue(sctx_, text);
+    Result<sdy::TensorShardingPerValueAttr> s = lastPerValue_ && lastPerValue_->first == text
+                                                    ? Result<sdy::TensorShardingPerValueAttr>(lastPerValue_->second)
+                                                    : sdy::parseTensorShardingPerValue(sctx_, text);
     OpTypes types = opTypes(tree_, op);
     if (!s || !types.known) return false;
     size_t n = static_cast<size_t>(resultCount(op));
@@ -474,6 +481,8 @@ class Importer {
   bool v3_;
   std::string firstMesh_;  // the module's first sdy.mesh (upstream's globalMeshOp), "" when none
   sdy::Context sctx_;
+  // The last per-value sharding canonical() printed, with its parse.
+  std::optional<std::pair<std::string, sdy::TensorShardingPerValueAttr>> lastPerValue_;
   std::vector<std::string> tupleArgs_, tupleResults_;
   std::map<std::string, sdy::MeshAttr, std::less<>> meshes_;
   std::map<int, int> combine_;  // FuncResultSharding op -> the X64Combine standing for it

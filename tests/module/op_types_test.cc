@@ -1,4 +1,4 @@
-// isShapedType's fast path for plain ranked tensors (src/module/op_types.cc)
+// isShapedType's and typeRank's fast path for plain ranked tensors (src/module/op_types.cc)
 // must answer as the type parser does, and module_lex::contains as
 // std::string_view::find does.
 #include "module/op_types.h"
@@ -30,6 +30,8 @@ TEST(IsShapedType, AnswersAsTheTypeParser) {
                         "vector<4xf32>", "tensor<4xi0>", "tensor<4xcomplex<f32>>"}) {
     SCOPED_TRACE(t);
     EXPECT_EQ(isShapedType(t), parsedShaped(t));
+    auto parsed = parseMlirType(t);
+    EXPECT_EQ(typeRank(t), parsed && parsed->kind == MlirType::Kind::kRankedTensor ? parsed->rank() : 0);
   }
   EXPECT_TRUE(isShapedType("tensor<16x64xf32>"));
   EXPECT_FALSE(isShapedType("!stablehlo.token"));
@@ -46,6 +48,9 @@ RC_GTEST_PROP(IsShapedType, FastPathAgreesWithTheParser, ()) {
   for (const std::string& p : parts) t += p;
   if (*rc::gen::arbitrary<bool>()) t += ">";
   RC_ASSERT(isShapedType(t) == parsedShaped(t));
+  auto parsed = parseMlirType(t);
+  int64_t rank = parsed && parsed->kind == MlirType::Kind::kRankedTensor ? parsed->rank() : 0;
+  RC_ASSERT(typeRank(t) == rank);
 }
 
 RC_GTEST_PROP(ModuleLexContains, AgreesWithFind, ()) {
