@@ -568,12 +568,17 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   std::optional<OpTree> tree;
   bool parsedOnce = false;
   for (const Step& step : steps) {
+    // A prefilter is a search of the whole text; it is worth it only where
+    // it can save a parse. With the tree at hand the pass runs: a pass its
+    // prefilter would skip has nothing to do, and finds so on the tree.
     const std::vector<std::string_view>& needs = step.def->needsAny;
-    if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
-          return module_lex::contains(out.text, w);
-        }))
-      continue;
-    if (step.def->needs && !step.def->needs(out.text)) continue;
+    if (!tree) {
+      if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
+            return module_lex::contains(out.text, w);
+          }))
+        continue;
+      if (step.def->needs && !step.def->needs(out.text)) continue;
+    }
     std::vector<ModuleWarning> warnings;
     Rewriter rw(out.text);
     Status ran = [&]() -> Status {

@@ -1,6 +1,7 @@
 #include "module/text_lex.h"
 
-#include <string.h>  // memmem (a GNU extension; g++ and clang++ define _GNU_SOURCE)
+#include <algorithm>
+#include <functional>  // std::boyer_moore_horspool_searcher
 
 namespace shardbridge::module_lex {
 
@@ -180,7 +181,14 @@ std::string_view indentationAt(std::string_view t, size_t p) {
 
 bool contains(std::string_view hay, std::string_view needle) {
   if (needle.empty()) return true;
-  return memmem(hay.data(), hay.size(), needle.data(), needle.size()) != nullptr;
+  if (needle.size() > hay.size()) return false;
+  // Horspool: the byte under the needle's last position says how far the
+  // needle may move (up to its length), so a word of 8 to 20 bytes is looked
+  // for in well under one test per byte of the module. std::string::find
+  // stops at every occurrence of the word's first byte, and glibc's memmem
+  // reads every byte.
+  std::boyer_moore_horspool_searcher search(needle.begin(), needle.end());
+  return std::search(hay.begin(), hay.end(), search) != hay.end();
 }
 
 std::string_view trimBlanks(std::string_view s) {

@@ -95,10 +95,8 @@ std::string_view indentationAt(std::string_view t, size_t p);
 std::string_view trimBlanks(std::string_view s);
 
 // Whether `needle` occurs in `hay`. The passes' prefilters ask this of the
-// whole module: glibc's memmem is several times cheaper than
-// std::string::find there, which tries a compare at every occurrence of the
-// needle's first byte (docs/performance.md, "The module pipelines' text
-// searches").
+// whole module, so it skips ahead as far as the needle allows
+// (docs/performance.md, "The module pipelines' hot spots").
 bool contains(std::string_view hay, std::string_view needle);
 
 // The strings joined by ", " (an operand or type list as MLIR prints it).
