@@ -116,8 +116,31 @@ std::string escapeBytes(std::string_view bytes) {
   return out;
 }
 
+namespace {
+// Whether all eight bytes of `w` are printable ASCII (0x20 to 0x7e), tested
+// at once: with every byte's top bit clear (no carry can cross a byte), a
+// byte is at least 0x20 iff adding 0x60 sets its top bit, and at least 0x7f
+// iff adding 0x01 does. Most of a module is such runs; a newline or any
+// UTF-8 sends the word to the byte loop.
+bool allPrintable(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  if (w & kHigh) return false;                // a byte >= 0x80
+  uint64_t low = w + (0x80 - 0x20) * kOnes;   // top bit set iff byte >= 0x20
+  uint64_t high = w + (0x80 - 0x7f) * kOnes;  // top bit set iff byte >= 0x7f
+  return (low & kHigh) == kHigh && (high & kHigh) == 0;
+}
+}  // namespace
+
 Status checkText(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
+    if (i + 8 <= text.size()) {
+      uint64_t w;
+      std::memcpy(&w, text.data() + i, 8);
+      if (allPrintable(w)) {
+        i += 8;
+        continue;
+      }
+    }
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c != 0x7f && c < 0x80) {
       ++i;

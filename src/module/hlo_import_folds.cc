@@ -33,6 +33,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,14 @@ namespace {
 
 // A value: `%name` and its index in the op's result group.
 using FoldValue = std::pair<std::string_view, int>;
+// Hashed, not ordered: the maps below are only looked up, never walked, and
+// a function has thousands of values (a std::map's compares were most of
+// the pass on real dumps).
+struct FoldValueHash {
+  size_t operator()(const FoldValue& v) const {
+    return std::hash<std::string_view>()(v.first) * 31 + static_cast<size_t>(v.second);
+  }
+};
 
 // `s` without blanks between tokens collapsed to one (types compared as MLIR
 // would, whatever their spacing).
@@ -69,6 +78,10 @@ class TupleReshapeFolder {
       : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()), func_(func), ops_(opsInside(ctx.tree, func)) {}
 
   Status run() {
+    // The value maps below cost a sort of every def and use of the
+    // function: a function without an op to fold is left before them.
+    if (std::none_of(ops_.begin(), ops_.end(), [&](int i) { return isFoldable(tree_.ops[i].name); }))
+      return okStatus();
     for (int i : ops_) {
       const OpNode& op = tree_.ops[i];
       int k = 0;
@@ -95,6 +108,10 @@ class TupleReshapeFolder {
     int op = -1;
     int result = 0;
   };
+
+  static bool isFoldable(std::string_view name) {
+    return name == "stablehlo.reshape" || name == "stablehlo.get_tuple_element" || name == "stablehlo.tuple";
+  }
 
   FoldValue resolve(FoldValue v) const {
     for (auto it = repl_.find(v); it != repl_.end(); it = repl_.find(v)) v = it->second;
@@ -278,9 +295,9 @@ class TupleReshapeFolder {
   std::string_view t_;
   int func_;
   std::vector<int> ops_;
-  std::map<FoldValue, Def> defs_;
-  std::map<FoldValue, int> uses_;
-  std::map<FoldValue, FoldValue> repl_;
+  std::unordered_map<FoldValue, Def, FoldValueHash> defs_;
+  std::unordered_map<FoldValue, int, FoldValueHash> uses_;
+  std::unordered_map<FoldValue, FoldValue, FoldValueHash> repl_;
   std::set<int> erased_;
   std::map<int, std::vector<std::pair<std::string, std::string>>> merged_;
 };

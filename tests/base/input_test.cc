@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace shardbridge {
 namespace {
@@ -137,6 +140,41 @@ TEST(CheckText, LocatesTheFirstBadByte) {
     EXPECT_EQ(r.error().offset, 1u) << bad;
   }
   EXPECT_EQ(checkText("x\xff").error().message, "text is not valid UTF-8 (byte \\xff)");
+}
+
+// checkText tests eight printable bytes at a time (src/base/input.cc); a
+// byte at a time, the same rules must give the same verdict, message and
+// offset wherever the first bad byte falls.
+Status checkTextByteByByte(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+      continue;
+    }
+    if (c < 0x80) return checkText(text.substr(i, 1)).error().shifted(i);
+    size_t n = validUtf8Length(text.substr(i));
+    if (n == 0) return checkText(text.substr(i, 1)).error().shifted(i);
+    i += n;
+  }
+  return okStatus();
+}
+
+RC_GTEST_PROP(CheckText, WordAtATimeAgreesWithByteAtATime, ()) {
+  // Mostly printable text with, now and then, a newline, a tab, a control
+  // byte, DEL, UTF-8 (whole or cut) or a NUL, at any alignment.
+  const std::vector<std::string> pieces = {"module", " ", "{", "\n", "\t", "tensor<8xf32>", "\x01", "\x7f",
+                                           "\xc3\xa9", "\xe2\x86\x92", "\xc3", "\xff", std::string(1, '\0'),
+                                           "\x1f", "~", "\x20"};
+  std::string text;
+  for (const std::string& p : *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(pieces))) text += p;
+  Status fast = checkText(text);
+  Status slow = checkTextByteByByte(text);
+  RC_ASSERT(fast.has_value() == slow.has_value());
+  if (!fast) {
+    RC_ASSERT(fast.error().message == slow.error().message);
+    RC_ASSERT(fast.error().offset == slow.error().offset);
+  }
 }
 
 TEST(EscapeBytes, KeepsUtf8AndEscapesTheRest) {
