@@ -46,24 +46,6 @@ constexpr std::array<uint8_t, 256> kByteClass = [] {
   return t;
 }();
 
-// The one-byte tokens; kEof for every other byte.
-constexpr std::array<TokenKind, 256> kPunctuation = [] {
-  std::array<TokenKind, 256> t{};
-  t['<'] = TokenKind::kLess;
-  t['>'] = TokenKind::kGreater;
-  t['['] = TokenKind::kLSquare;
-  t[']'] = TokenKind::kRSquare;
-  t['{'] = TokenKind::kLBrace;
-  t['}'] = TokenKind::kRBrace;
-  t['('] = TokenKind::kLParen;
-  t[')'] = TokenKind::kRParen;
-  t[','] = TokenKind::kComma;
-  t['='] = TokenKind::kEqual;
-  t[':'] = TokenKind::kColon;
-  t['?'] = TokenKind::kQuestion;
-  t['-'] = TokenKind::kMinus;
-  return t;
-}();
 
 }  // namespace
 
@@ -268,7 +250,7 @@ Result<size_t> skipAttrDict(std::string_view text, size_t open, int maxDepth) {
   return errorAt(open, "expected '}' to close the attribute dictionary");
 }
 
-bool Lexer::lex(Token& token) {
+bool Lexer::lexSlow(Token& token) {
   const char* d = text_.data();
   const size_t n = text_.size();
   size_t begin = pos_;

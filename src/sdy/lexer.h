@@ -6,6 +6,7 @@
 // attribute (mhlo.frontend_attributes). Both decode to the same bytes.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <forward_list>
@@ -40,6 +41,25 @@ enum class TokenKind : uint8_t {
   kMinus,      // -
 };
 
+// The one-byte tokens; kEof for every other byte.
+inline constexpr std::array<TokenKind, 256> kPunctuation = [] {
+  std::array<TokenKind, 256> t{};
+  t['<'] = TokenKind::kLess;
+  t['>'] = TokenKind::kGreater;
+  t['['] = TokenKind::kLSquare;
+  t[']'] = TokenKind::kRSquare;
+  t['{'] = TokenKind::kLBrace;
+  t['}'] = TokenKind::kRBrace;
+  t['('] = TokenKind::kLParen;
+  t[')'] = TokenKind::kRParen;
+  t[','] = TokenKind::kComma;
+  t['='] = TokenKind::kEqual;
+  t[':'] = TokenKind::kColon;
+  t['?'] = TokenKind::kQuestion;
+  t['-'] = TokenKind::kMinus;
+  return t;
+}();
+
 struct Token {
   TokenKind kind = TokenKind::kEof;
   size_t begin = 0;        // byte offset of the first byte of the token
@@ -68,7 +88,22 @@ class Lexer {
   // The same without a Result, for the parser's hot loop: reads the next
   // token into `token` and returns true, or returns false with the error
   // left for takeError().
-  bool lex(Token& token);
+  bool lex(Token& token) {
+    // Inline fast path for the commonest case, a one-byte token after
+    // spaces; anything else (other trivia, longer tokens, the end, errors)
+    // goes through lexSlow from the same position.
+    size_t p = pos_;
+    while (p < text_.size() && text_[p] == ' ') ++p;
+    if (p < text_.size()) {
+      TokenKind punct = kPunctuation[static_cast<unsigned char>(text_[p])];
+      if (punct != TokenKind::kEof) {
+        pos_ = p + 1;
+        token = Token{punct, p, p + 1, {}};
+        return true;
+      }
+    }
+    return lexSlow(token);
+  }
   Error takeError() { return std::move(error_); }
 
   // Byte offset just past the last token returned.
@@ -86,6 +121,7 @@ class Lexer {
     bool isEnd = false; // the closing quote of the string
   };
 
+  bool lexSlow(Token& token);
   bool fail(Error error) {
     error_ = std::move(error);
     return false;
