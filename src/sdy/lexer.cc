@@ -54,7 +54,7 @@ bool isEscapedQuoteAt(std::string_view text, size_t pos) {
 }
 
 bool isIdentifierChar(char c) {
-  return isAlpha(c) || isDigit(c) || c == '_' || c == '$' || c == '.';
+  return kByteClass[static_cast<unsigned char>(c)] & kIdentChar;
 }
 
 std::string describeToken(std::string_view text, const Token& token) {
@@ -191,7 +191,7 @@ bool Lexer::lexAtIdent(Token& token, size_t begin) {
   if (p >= text_.size() || !(isAlpha(text_[p]) || text_[p] == '_')) {
     return fail(errorAt(p, "@ identifier expected to start with letter or '_'"));
   }
-  while (p < text_.size() && isIdentifierChar(text_[p])) ++p;
+  while (p < text_.size() && (kByteClass[static_cast<unsigned char>(text_[p])] & kIdentChar)) ++p;
   pos_ = p;
   token = Token{TokenKind::kAtIdent, begin, p, text_.substr(begin + 1, p - begin - 1)};
   return true;
@@ -296,7 +296,7 @@ bool Lexer::lexSlow(Token& token) {
     if (p >= n || !(isAlpha(d[p]) || d[p] == '_')) {
       return fail(errorAt(begin, "expected an attribute name after '#'"));
     }
-    while (p < n && isIdentifierChar(d[p])) ++p;
+    while (p < n && (kByteClass[static_cast<unsigned char>(d[p])] & kIdentChar)) ++p;
     pos_ = p;
     token = Token{TokenKind::kHashIdent, begin, p, {}};
     return true;
