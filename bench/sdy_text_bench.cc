@@ -43,6 +43,37 @@ void BM_Parse(benchmark::State& state) {
 }
 BENCHMARK(BM_Parse);
 
+// Parse only, over the shardings an exported module carries most: the
+// stripped forms of mhlo.sharding-derived attributes. Counted per call with
+// callgrind (docs/performance.md, "The sdy attribute parser").
+constexpr const char* kParseCases[] = {
+    R"(<@mesh, [{"x"}, {}]>)",
+    R"(<@mesh, [{"x", "y"}, {}], replicated={"z"}>)",
+    R"(<@mesh, [{"x":(1)2, ?}, {}]>)",
+};
+
+void BM_ParseTensorSharding(benchmark::State& state) {
+  sdy::Context ctx;
+  const char* text = kParseCases[state.range(0)];
+  for (auto _ : state) {
+    auto sharding = sdy::parseTensorSharding(ctx, text);
+    if (!sharding) state.SkipWithError("parse failed");
+    benchmark::DoNotOptimize(sharding);
+  }
+}
+BENCHMARK(BM_ParseTensorSharding)->DenseRange(0, 2);
+
+void BM_ParseTensorShardingPerValue(benchmark::State& state) {
+  sdy::Context ctx;
+  const char* text = R"(<[<@mesh, [{"x"}, {}]>, <@mesh, [{}, {"y"}]>]>)";
+  for (auto _ : state) {
+    auto sharding = sdy::parseTensorShardingPerValue(ctx, text);
+    if (!sharding) state.SkipWithError("parse failed");
+    benchmark::DoNotOptimize(sharding);
+  }
+}
+BENCHMARK(BM_ParseTensorShardingPerValue);
+
 void BM_Print(benchmark::State& state) {
   sdy::Context ctx;
   auto sharding = *sdy::parseTensorSharding(ctx, kSharding);

@@ -1,10 +1,12 @@
 #include "sdy/lexer.h"
 
+#include <array>
+
 namespace shardbridge::sdy::lexer {
 namespace {
 
-bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 int hexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -28,6 +30,23 @@ Error errorAt(size_t offset, std::string message) {
   return makeError(ErrorCode::kParse, std::move(message), offset);
 }
 
+// Byte classes for the lexer's hot loop, one table lookup per byte.
+constexpr uint8_t kBlank = 1;       // space, tab, LF, CR
+constexpr uint8_t kIdentStart = 2;  // [a-zA-Z_]
+constexpr uint8_t kIdentChar = 4;   // [a-zA-Z0-9_$.]
+
+constexpr std::array<uint8_t, 256> kByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c : {' ', '\t', '\n', '\r'}) t[c] = kBlank;
+  for (int c = 0; c < 256; ++c) {
+    char ch = static_cast<char>(c);
+    if (isAlpha(ch) || ch == '_') t[c] |= kIdentStart | kIdentChar;
+    if (isDigit(ch) || ch == '$' || ch == '.') t[c] |= kIdentChar;
+  }
+  return t;
+}();
+
+
 }  // namespace
 
 bool isEscapedQuoteAt(std::string_view text, size_t pos) {
@@ -35,7 +54,7 @@ bool isEscapedQuoteAt(std::string_view text, size_t pos) {
 }
 
 bool isIdentifierChar(char c) {
-  return isAlpha(c) || isDigit(c) || c == '_' || c == '$' || c == '.';
+  return kByteClass[static_cast<unsigned char>(c)] & kIdentChar;
 }
 
 std::string describeToken(std::string_view text, const Token& token) {
@@ -49,21 +68,6 @@ std::string describeToken(std::string_view text, const Token& token) {
   if (cut) out += "...";
   out += "'";
   return out;
-}
-
-void Lexer::skipTrivia() {
-  while (pos_ < text_.size()) {
-    char c = text_[pos_];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      ++pos_;
-    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
-      // MLIR treats `// ...` up to the end of the line as whitespace.
-      size_t eol = text_.find('\n', pos_);
-      pos_ = eol == std::string_view::npos ? text_.size() : eol + 1;
-    } else {
-      return;
-    }
-  }
 }
 
 // In the escaped form the string body is itself MLIR-escaped once more, so a
@@ -142,30 +146,58 @@ Result<std::string> Lexer::lexStringBody(size_t& pos, bool escaped) const {
   }
 }
 
-Result<Token> Lexer::lexString(size_t begin, size_t bodyStart, bool escaped) {
+// Most bodies hold no escape: they are scanned for the closing quote and
+// viewed in place. A body that holds one (or a byte that ends it badly) is
+// decoded from its start by lexStringBody, which also words the errors.
+bool Lexer::lexString(Token& token, size_t begin, size_t bodyStart, bool escaped) {
+  const char* d = text_.data();
+  const size_t n = text_.size();
+  for (size_t p = bodyStart; p < n; ++p) {
+    char c = d[p];
+    size_t close = 0;  // length of the closing quote found at p
+    if (c == '"') {
+      if (escaped) break;  // an error, worded by lexStringBody
+      close = 1;
+    } else if (c == '\\') {
+      // `\22` closes an escaped body (readUnit's hex escape of '"').
+      if (!escaped || p + 2 >= n || d[p + 1] != '2' || d[p + 2] != '2') break;
+      close = 3;
+    } else if (c == '\n' || c == '\v' || c == '\f') {
+      break;
+    } else {
+      continue;
+    }
+    pos_ = p + close;
+    token = Token{TokenKind::kString, begin, pos_, text_.substr(bodyStart, p - bodyStart)};
+    return true;
+  }
   size_t pos = bodyStart;
-  SB_ASSIGN_OR_RETURN(std::string value, lexStringBody(pos, escaped));
+  auto value = lexStringBody(pos, escaped);
+  if (!value) return fail(std::move(value).error());
   pos_ = pos;
-  return Token{TokenKind::kString, begin, pos, std::move(value)};
+  decoded_.push_front(std::move(*value));
+  token = Token{TokenKind::kString, begin, pos, decoded_.front()};
+  return true;
 }
 
-Result<Token> Lexer::lexAtIdent(size_t begin) {
+bool Lexer::lexAtIdent(Token& token, size_t begin) {
   size_t p = begin + 1;
   if (p < text_.size() && (text_[p] == '"' || isEscapedQuoteAt(text_, p))) {
     bool escaped = text_[p] != '"';
-    SB_ASSIGN_OR_RETURN(Token str, lexString(begin, p + (escaped ? 3 : 1), escaped));
-    str.kind = TokenKind::kAtIdent;
-    return str;
+    if (!lexString(token, begin, p + (escaped ? 3 : 1), escaped)) return false;
+    token.kind = TokenKind::kAtIdent;
+    return true;
   }
   if (p >= text_.size() || !(isAlpha(text_[p]) || text_[p] == '_')) {
-    return errorAt(p, "@ identifier expected to start with letter or '_'");
+    return fail(errorAt(p, "@ identifier expected to start with letter or '_'"));
   }
-  while (p < text_.size() && isIdentifierChar(text_[p])) ++p;
+  while (p < text_.size() && (kByteClass[static_cast<unsigned char>(text_[p])] & kIdentChar)) ++p;
   pos_ = p;
-  return Token{TokenKind::kAtIdent, begin, p, std::string(text_.substr(begin + 1, p - begin - 1))};
+  token = Token{TokenKind::kAtIdent, begin, p, text_.substr(begin + 1, p - begin - 1)};
+  return true;
 }
 
-Result<Token> Lexer::lexNumber(size_t begin) {
+void Lexer::lexNumber(Token& token, size_t begin) {
   size_t p = begin;
   // `0x` counts as a hex prefix only when a hex digit follows, as in MLIR.
   if (text_[p] == '0' && p + 2 < text_.size() && text_[p + 1] == 'x' &&
@@ -173,13 +205,15 @@ Result<Token> Lexer::lexNumber(size_t begin) {
     p += 2;
     while (p < text_.size() && hexValue(text_[p]) >= 0) ++p;
     pos_ = p;
-    return Token{TokenKind::kInteger, begin, p, {}};
+    token = Token{TokenKind::kInteger, begin, p, {}};
+    return;
   }
   while (p < text_.size() && isDigit(text_[p])) ++p;
   // A '.' after the digits makes an MLIR float literal: 1.5, 2.e3, 1.5E-2.
   if (p >= text_.size() || text_[p] != '.') {
     pos_ = p;
-    return Token{TokenKind::kInteger, begin, p, {}};
+    token = Token{TokenKind::kInteger, begin, p, {}};
+    return;
   }
   ++p;
   while (p < text_.size() && isDigit(text_[p])) ++p;
@@ -192,7 +226,7 @@ Result<Token> Lexer::lexNumber(size_t begin) {
     }
   }
   pos_ = p;
-  return Token{TokenKind::kFloat, begin, p, {}};
+  token = Token{TokenKind::kFloat, begin, p, {}};
 }
 
 Result<size_t> skipAttrDict(std::string_view text, size_t open, int maxDepth) {
@@ -216,51 +250,62 @@ Result<size_t> skipAttrDict(std::string_view text, size_t open, int maxDepth) {
   return errorAt(open, "expected '}' to close the attribute dictionary");
 }
 
-Result<Token> Lexer::next() {
-  skipTrivia();
+bool Lexer::lexSlow(Token& token) {
+  const char* d = text_.data();
+  const size_t n = text_.size();
   size_t begin = pos_;
-  if (begin >= text_.size()) return Token{TokenKind::kEof, text_.size(), text_.size(), {}};
-  char c = text_[begin];
-  auto punct = [&](TokenKind kind) {
+  // Trivia: blanks, and `// ...` up to the end of the line, which MLIR
+  // treats as whitespace.
+  while (begin < n) {
+    unsigned char c = static_cast<unsigned char>(d[begin]);
+    if (kByteClass[c] & kBlank) {
+      ++begin;
+    } else if (c == '/' && begin + 1 < n && d[begin + 1] == '/') {
+      size_t eol = text_.find('\n', begin);
+      begin = eol == std::string_view::npos ? n : eol + 1;
+    } else {
+      break;
+    }
+  }
+  pos_ = begin;
+  if (begin >= n) {
+    token = Token{TokenKind::kEof, n, n, {}};
+    return true;
+  }
+  unsigned char c = static_cast<unsigned char>(d[begin]);
+  if (TokenKind punct = kPunctuation[c]; punct != TokenKind::kEof) {
     pos_ = begin + 1;
-    return Token{kind, begin, begin + 1, {}};
-  };
+    token = Token{punct, begin, begin + 1, {}};
+    return true;
+  }
+  if (kByteClass[c] & kIdentStart) {
+    size_t p = begin + 1;
+    while (p < n && (kByteClass[static_cast<unsigned char>(d[p])] & kIdentChar)) ++p;
+    pos_ = p;
+    token = Token{TokenKind::kBareIdent, begin, p, {}};
+    return true;
+  }
   switch (c) {
-    case '<': return punct(TokenKind::kLess);
-    case '>': return punct(TokenKind::kGreater);
-    case '[': return punct(TokenKind::kLSquare);
-    case ']': return punct(TokenKind::kRSquare);
-    case '{': return punct(TokenKind::kLBrace);
-    case '}': return punct(TokenKind::kRBrace);
-    case '(': return punct(TokenKind::kLParen);
-    case ')': return punct(TokenKind::kRParen);
-    case ',': return punct(TokenKind::kComma);
-    case '=': return punct(TokenKind::kEqual);
-    case ':': return punct(TokenKind::kColon);
-    case '?': return punct(TokenKind::kQuestion);
-    case '-': return punct(TokenKind::kMinus);
-    case '"': return lexString(begin, begin + 1, /*escaped=*/false);
-    case '@': return lexAtIdent(begin);
+    case '"': return lexString(token, begin, begin + 1, /*escaped=*/false);
+    case '@': return lexAtIdent(token, begin);
     default: break;
   }
-  if (isEscapedQuoteAt(text_, begin)) return lexString(begin, begin + 3, /*escaped=*/true);
+  if (isEscapedQuoteAt(text_, begin)) return lexString(token, begin, begin + 3, /*escaped=*/true);
   if (c == '#') {
     size_t p = begin + 1;
-    if (p >= text_.size() || !(isAlpha(text_[p]) || text_[p] == '_')) {
-      return errorAt(begin, "expected an attribute name after '#'");
+    if (p >= n || !(isAlpha(d[p]) || d[p] == '_')) {
+      return fail(errorAt(begin, "expected an attribute name after '#'"));
     }
-    while (p < text_.size() && isIdentifierChar(text_[p])) ++p;
+    while (p < n && (kByteClass[static_cast<unsigned char>(d[p])] & kIdentChar)) ++p;
     pos_ = p;
-    return Token{TokenKind::kHashIdent, begin, p, {}};
+    token = Token{TokenKind::kHashIdent, begin, p, {}};
+    return true;
   }
-  if (isAlpha(c) || c == '_') {
-    size_t p = begin + 1;
-    while (p < text_.size() && isIdentifierChar(text_[p])) ++p;
-    pos_ = p;
-    return Token{TokenKind::kBareIdent, begin, p, {}};
+  if (isDigit(static_cast<char>(c))) {
+    lexNumber(token, begin);
+    return true;
   }
-  if (isDigit(c)) return lexNumber(begin);
-  return errorAt(begin, "unexpected character '" + printableByte(c) + "'");
+  return fail(errorAt(begin, "unexpected character '" + printableByte(static_cast<char>(c)) + "'"));
 }
 
 }  // namespace shardbridge::sdy::lexer

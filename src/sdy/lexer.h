@@ -6,10 +6,13 @@
 // attribute (mhlo.frontend_attributes). Both decode to the same bytes.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <forward_list>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "shardbridge/base/result.h"
 
@@ -38,11 +41,33 @@ enum class TokenKind : uint8_t {
   kMinus,      // -
 };
 
+// The one-byte tokens; kEof for every other byte.
+inline constexpr std::array<TokenKind, 256> kPunctuation = [] {
+  std::array<TokenKind, 256> t{};
+  t['<'] = TokenKind::kLess;
+  t['>'] = TokenKind::kGreater;
+  t['['] = TokenKind::kLSquare;
+  t[']'] = TokenKind::kRSquare;
+  t['{'] = TokenKind::kLBrace;
+  t['}'] = TokenKind::kRBrace;
+  t['('] = TokenKind::kLParen;
+  t[')'] = TokenKind::kRParen;
+  t[','] = TokenKind::kComma;
+  t['='] = TokenKind::kEqual;
+  t[':'] = TokenKind::kColon;
+  t['?'] = TokenKind::kQuestion;
+  t['-'] = TokenKind::kMinus;
+  return t;
+}();
+
 struct Token {
   TokenKind kind = TokenKind::kEof;
-  size_t begin = 0;   // byte offset of the first byte of the token
-  size_t end = 0;     // one past its last byte
-  std::string value;  // decoded contents of kString / kAtIdent
+  size_t begin = 0;        // byte offset of the first byte of the token
+  size_t end = 0;          // one past its last byte
+  // Decoded contents of kString / kAtIdent: a view of the text itself when
+  // the body has no escapes (nearly always), else of a decoded copy the
+  // Lexer keeps. Valid as long as both the text and the Lexer live.
+  std::string_view value;
 };
 
 // Splits a text into tokens on demand. Whitespace (space, tab, CR, LF) and
@@ -55,7 +80,31 @@ class Lexer {
   // an unterminated string (`expected '"' in string literal`), a bad escape
   // (`unknown escape in string literal`), a byte no token starts with
   // (`unexpected character '$'`). At the end it keeps returning kEof.
-  Result<Token> next();
+  Result<Token> next() {
+    Token token;
+    if (!lex(token)) return Unexpected(std::move(error_));
+    return token;
+  }
+  // The same without a Result, for the parser's hot loop: reads the next
+  // token into `token` and returns true, or returns false with the error
+  // left for takeError().
+  bool lex(Token& token) {
+    // Inline fast path for the commonest case, a one-byte token after
+    // spaces; anything else (other trivia, longer tokens, the end, errors)
+    // goes through lexSlow from the same position.
+    size_t p = pos_;
+    while (p < text_.size() && text_[p] == ' ') ++p;
+    if (p < text_.size()) {
+      TokenKind punct = kPunctuation[static_cast<unsigned char>(text_[p])];
+      if (punct != TokenKind::kEof) {
+        pos_ = p + 1;
+        token = Token{punct, p, p + 1, {}};
+        return true;
+      }
+    }
+    return lexSlow(token);
+  }
+  Error takeError() { return std::move(error_); }
 
   // Byte offset just past the last token returned.
   size_t position() const { return pos_; }
@@ -72,15 +121,22 @@ class Lexer {
     bool isEnd = false; // the closing quote of the string
   };
 
-  void skipTrivia();
+  bool lexSlow(Token& token);
+  bool fail(Error error) {
+    error_ = std::move(error);
+    return false;
+  }
   Result<Unit> readUnit(size_t pos, bool escaped) const;
   Result<std::string> lexStringBody(size_t& pos, bool escaped) const;
-  Result<Token> lexString(size_t begin, size_t bodyStart, bool escaped);
-  Result<Token> lexAtIdent(size_t begin);
-  Result<Token> lexNumber(size_t begin);
+  bool lexString(Token& token, size_t begin, size_t bodyStart, bool escaped);
+  bool lexAtIdent(Token& token, size_t begin);
+  void lexNumber(Token& token, size_t begin);
 
   std::string_view text_;
   size_t pos_ = 0;
+  Error error_;  // of the last failed lex()
+  // Bodies that had escapes, decoded; a list so that views stay put.
+  std::forward_list<std::string> decoded_;
 };
 
 // Skips the MLIR attribute dictionary whose '{' is at `open`, which sdy does

@@ -34,12 +34,13 @@ constexpr int kMaxAttrDictDepth = 256;
 // parseInteger. A token that is neither is "expected integer value" at it; a
 // '-' not followed by an integer fails in Parser::parseOptionalInteger's
 // parseToken, at the wrong-token place.
-Result<int64_t> Parser::parseInteger() {
+bool Parser::parseInteger(int64_t& out) {
   if (!is(TokenKind::kInteger) && !is(TokenKind::kMinus)) {
-    return atToken(diag::expectedToken(TokenKind::kInteger));
+    return fail(atToken(diag::expectedToken(TokenKind::kInteger)));
   }
-  SB_ASSIGN_OR_RETURN(bool negative, consumeIf(TokenKind::kMinus));
-  if (!is(TokenKind::kInteger)) return wrongToken(diag::expectedToken(TokenKind::kInteger));
+  bool negative = false;
+  if (!consumeIf(TokenKind::kMinus, negative)) return false;
+  if (!is(TokenKind::kInteger)) return fail(wrongToken(diag::expectedToken(TokenKind::kInteger)));
   size_t start = tok_.begin;
   std::string_view digits = spelling();
   uint64_t base = 10;
@@ -55,14 +56,19 @@ Result<int64_t> Parser::parseInteger() {
                  : c >= 'a' && c <= 'f' ? uint64_t(c - 'a' + 10)
                                         : uint64_t(c - 'A' + 10);
     if (magnitude > (limit - d) / base) {
-      return makeError(ErrorCode::kParse, "integer value too large", start);
+      return fail(makeError(ErrorCode::kParse, "integer value too large", start));
     }
     magnitude = magnitude * base + d;
   }
-  SB_TRY(advance());
-  if (!negative) return static_cast<int64_t>(magnitude);
-  if (magnitude == uint64_t{1} << 63) return std::numeric_limits<int64_t>::min();
-  return -static_cast<int64_t>(magnitude);
+  if (!advance()) return false;
+  if (!negative) {
+    out = static_cast<int64_t>(magnitude);
+  } else if (magnitude == uint64_t{1} << 63) {
+    out = std::numeric_limits<int64_t>::min();
+  } else {
+    out = -static_cast<int64_t>(magnitude);
+  }
+  return true;
 }
 
 // Any attribute, chosen by its first token:
@@ -70,125 +76,133 @@ Result<int64_t> Parser::parseInteger() {
 //   | #sdy.sharding_per_value<[...]> | <[...]> (mesh body) | [...] (bare mesh)
 //   | <@name, ...> or <mesh<...>, ...> (stripped sharding)
 //   | <[<...>, ...]> (stripped sharding_per_value)
-Result<AnyAttr> Parser::parseAny() {
+bool Parser::parseAny(AnyAttr& out) {
+  auto asMesh = [&] {
+    MeshAttr mesh;
+    if (!parseMeshTop(mesh)) return false;
+    out = mesh;
+    return true;
+  };
+  auto asSharding = [&] {
+    TensorShardingAttr sharding;
+    if (!parseSharding(sharding)) return false;
+    out = sharding;
+    return true;
+  };
+  auto asPerValue = [&] {
+    TensorShardingPerValueAttr perValue;
+    if (!parsePerValue(perValue)) return false;
+    out = perValue;
+    return true;
+  };
   if (is(TokenKind::kHashIdent)) {
-    if (spelling() == "#sdy.mesh") {
-      SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshTop());
-      return AnyAttr(mesh);
-    }
-    if (spelling() == "#sdy.sharding") {
-      SB_ASSIGN_OR_RETURN(TensorShardingAttr sharding, parseSharding());
-      return AnyAttr(sharding);
-    }
-    if (spelling() == "#sdy.sharding_per_value") {
-      SB_ASSIGN_OR_RETURN(TensorShardingPerValueAttr perValue, parsePerValue());
-      return AnyAttr(perValue);
-    }
+    if (spelling() == "#sdy.mesh") return asMesh();
+    if (spelling() == "#sdy.sharding") return asSharding();
+    if (spelling() == "#sdy.sharding_per_value") return asPerValue();
   } else if (isKeyword("sdy.mesh")) {
-    SB_ASSIGN_OR_RETURN(MeshSymbol symbol, parseMeshSymbol());
-    return AnyAttr(std::move(symbol));
+    MeshSymbol symbol;
+    if (!parseMeshSymbol(symbol)) return false;
+    out = std::move(symbol);
+    return true;
   } else if (is(TokenKind::kLSquare)) {
-    SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshTop());
-    return AnyAttr(mesh);
+    return asMesh();
   } else if (is(TokenKind::kLess)) {
-    // Look past '<' (and '[') without consuming: a copy of the lexer peeks.
+    // Look past '<' (and '[') without consuming: a second lexer peeks.
     lexer::Lexer peek(text_);
     peek.seek(tok_.end);
-    auto second = peek.next();
-    if (second && (second->kind == TokenKind::kAtIdent ||
-                   (second->kind == TokenKind::kBareIdent &&
-                    text_.substr(second->begin, second->end - second->begin) == "mesh"))) {
-      SB_ASSIGN_OR_RETURN(TensorShardingAttr sharding, parseSharding());
-      return AnyAttr(sharding);
+    Token second;
+    bool haveSecond = peek.lex(second);
+    if (haveSecond && (second.kind == TokenKind::kAtIdent ||
+                       (second.kind == TokenKind::kBareIdent &&
+                        text_.substr(second.begin, second.end - second.begin) == "mesh"))) {
+      return asSharding();
     }
-    if (second && second->kind == TokenKind::kLSquare) {
-      auto third = peek.next();
-      if (third && third->kind == TokenKind::kLess) {
-        SB_ASSIGN_OR_RETURN(TensorShardingPerValueAttr perValue, parsePerValue());
-        return AnyAttr(perValue);
-      }
+    if (haveSecond && second.kind == TokenKind::kLSquare) {
+      Token third;
+      if (peek.lex(third) && third.kind == TokenKind::kLess) return asPerValue();
     }
-    SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshTop());
-    return AnyAttr(mesh);
+    return asMesh();
   }
   // MLIR has no such entry point; shardbridge's own wording.
-  return atToken(
+  return fail(atToken(
       "expected '#sdy.mesh', '#sdy.sharding', '#sdy.sharding_per_value' or 'sdy.mesh', got " +
-      lexer::describeToken(text_, tok_));
+      lexer::describeToken(text_, tok_)));
 }
 
 // '#sdy.mesh' '<' body '>' | '<' body '>' | body
-Result<MeshAttr> Parser::parseMeshTop() {
+bool Parser::parseMeshTop(MeshAttr& out) {
   record(Part::kWhole, -1, -1, tok_.begin);
   if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
-    SB_TRY(checkPrettyBody());
-    SB_TRY(advance());
-    return parseMeshAngled();
+    if (!checkPrettyBody() || !advance()) return false;
+    return parseMeshAngled(out);
   }
-  if (is(TokenKind::kLess)) return parseMeshAngled();
-  if (is(TokenKind::kLSquare)) return parseMeshBody();
-  return atToken("expected '#sdy.mesh<', '<[' or '[' to start a mesh, got " +
-                 lexer::describeToken(text_, tok_));
+  if (is(TokenKind::kLess)) return parseMeshAngled(out);
+  if (is(TokenKind::kLSquare)) return parseMeshBody(out);
+  return fail(atToken("expected '#sdy.mesh<', '<[' or '[' to start a mesh, got " +
+                      lexer::describeToken(text_, tok_)));
 }
 
 // '<' body '>'
-Result<MeshAttr> Parser::parseMeshAngled() {
-  SB_TRY(expect(TokenKind::kLess));
-  SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshBody());
-  SB_TRY(expect(TokenKind::kGreater));
-  return mesh;
+bool Parser::parseMeshAngled(MeshAttr& out) {
+  return expect(TokenKind::kLess) && parseMeshBody(out) && expect(TokenKind::kGreater);
 }
 
 // '[' (axis (',' axis)*)? ']' (',' 'device_ids' '=' '[' int (',' int)* ']')?
 //   e.g. ["a"=2, "b"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]
 // Upstream's format: `[` (`]`):($axes^ `]`)? (`,` `device_ids` `=` `[`
 // $device_ids^ `]`)? (attrs.td, Sdy_Mesh).
-Result<MeshAttr> Parser::parseMeshBody() {
-  SB_TRY(expect(TokenKind::kLSquare));
-  std::vector<MeshAxisAttr> axes;
+bool Parser::parseMeshBody(MeshAttr& out) {
+  if (!expect(TokenKind::kLSquare)) return false;
+  const size_t mark = meshAxes_.size();
   if (!is(TokenKind::kRSquare)) {
     while (true) {
-      SB_ASSIGN_OR_RETURN(MeshAxisAttr axis, inContext(parseMeshAxis(axes.size()), diag::kMeshAxes));
-      axes.push_back(axis);
-      SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
+      MeshAxisAttr axis;
+      if (!inContext(parseMeshAxis(meshAxes_.size() - mark, axis), diag::kMeshAxes)) return false;
+      meshAxes_.push(axis);
+      bool more = false;
+      if (!consumeIf(TokenKind::kComma, more)) return false;
       if (!more) break;
     }
   }
-  SB_TRY(expect(TokenKind::kRSquare));
+  if (!expect(TokenKind::kRSquare)) return false;
   std::vector<int64_t> ids;
   if (is(TokenKind::kComma)) {
-    SB_TRY(advance());
+    if (!advance()) return false;
     // AsmParser::parseKeyword: at the token, not the wrong-token place.
-    if (!isKeyword("device_ids")) return atToken("expected 'device_ids'");
-    SB_TRY(advance());
-    SB_TRY(expect(TokenKind::kEqual));
-    SB_TRY(parseDeviceIds(ids));
+    if (!isKeyword("device_ids")) return fail(atToken("expected 'device_ids'"));
+    if (!advance() || !expect(TokenKind::kEqual) || !parseDeviceIds(ids)) return false;
   }
-  return MeshAttr::get(ctx_, axes, ids);
+  out = MeshAttr::get(ctx_, meshAxes_.from(mark), ids);
+  meshAxes_.popTo(mark);
+  return true;
 }
 
 // STRING '=' INTEGER, e.g. "x"=4 (Sdy_MeshAxis: `` $name `` `=` `` $size).
-Result<MeshAxisAttr> Parser::parseMeshAxis(size_t index) {
+bool Parser::parseMeshAxis(size_t index, MeshAxisAttr& out) {
   // AsmParser::parseString, for the StringRefParameter.
-  if (!is(TokenKind::kString)) return atToken(diag::expectedToken(TokenKind::kString));
+  if (!is(TokenKind::kString)) return fail(atToken(diag::expectedToken(TokenKind::kString)));
   record(Part::kMeshAxis, index32(index), -1, tok_.begin);
-  std::string name = std::move(tok_.value);
-  SB_TRY(advance());
-  SB_TRY(expect(TokenKind::kEqual));
+  // A view of the text or of the lexer's decoded copy: it outlives the tokens.
+  std::string_view name = tok_.value;
+  if (!advance() || !expect(TokenKind::kEqual)) return false;
   record(Part::kMeshAxisSize, index32(index), -1, tok_.begin);
-  SB_ASSIGN_OR_RETURN(int64_t size, parseInteger());
-  return MeshAxisAttr::get(ctx_, name, size);
+  int64_t size = 0;
+  if (!parseInteger(size)) return false;
+  out = MeshAxisAttr::get(ctx_, name, size);
+  return true;
 }
 
 // '[' INTEGER (',' INTEGER)* ']'; upstream requires at least one id.
-Status Parser::parseDeviceIds(std::vector<int64_t>& ids) {
+bool Parser::parseDeviceIds(std::vector<int64_t>& ids) {
   record(Part::kDeviceIds, -1, -1, tok_.begin);
-  SB_TRY(expect(TokenKind::kLSquare));
+  if (!expect(TokenKind::kLSquare)) return false;
   while (true) {
     record(Part::kDeviceId, index32(ids.size()), -1, tok_.begin);
-    SB_ASSIGN_OR_RETURN(int64_t id, inContext(parseInteger(), diag::kMeshDeviceIds));
+    int64_t id = 0;
+    if (!inContext(parseInteger(id), diag::kMeshDeviceIds)) return false;
     ids.push_back(id);
-    SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
+    bool more = false;
+    if (!consumeIf(TokenKind::kComma, more)) return false;
     if (!more) break;
   }
   return expect(TokenKind::kRSquare);
@@ -197,29 +211,32 @@ Status Parser::parseDeviceIds(std::vector<int64_t>& ids) {
 // 'sdy.mesh' AT_IDENT '=' ('<' body '>' | '#sdy.mesh' '<' body '>') attr-dict?
 //   e.g. sdy.mesh @mesh = <["x"=8]>
 // Upstream's op format: $sym_name `=` $mesh attr-dict (ops.td, Sdy_MeshOp).
-Result<MeshSymbol> Parser::parseMeshSymbol() {
+bool Parser::parseMeshSymbol(MeshSymbol& out) {
   record(Part::kWhole, -1, -1, tok_.begin);
-  if (!isKeyword("sdy.mesh")) return atToken("expected 'sdy.mesh'");
-  SB_TRY(advance());
+  if (!isKeyword("sdy.mesh")) return fail(atToken("expected 'sdy.mesh'"));
+  if (!advance()) return false;
   // OpAsmParser::parseSymbolName's message.
-  if (!is(TokenKind::kAtIdent)) return atToken("expected valid '@'-identifier for symbol name");
-  record(Part::kMeshOrRef, -1, -1, tok_.begin);
-  std::string name = std::move(tok_.value);
-  SB_TRY(advance());
-  SB_TRY(expect(TokenKind::kEqual));
-  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
-    SB_TRY(checkPrettyBody());
-    SB_TRY(advance());
+  if (!is(TokenKind::kAtIdent)) {
+    return fail(atToken("expected valid '@'-identifier for symbol name"));
   }
-  SB_ASSIGN_OR_RETURN(MeshAttr mesh, parseMeshAngled());
-  if (is(TokenKind::kLBrace)) SB_TRY(skipAttrDict());
-  return MeshSymbol{std::move(name), mesh};
+  record(Part::kMeshOrRef, -1, -1, tok_.begin);
+  std::string_view name = tok_.value;
+  if (!advance() || !expect(TokenKind::kEqual)) return false;
+  if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
+    if (!checkPrettyBody() || !advance()) return false;
+  }
+  MeshAttr mesh;
+  if (!parseMeshAngled(mesh)) return false;
+  if (is(TokenKind::kLBrace) && !skipAttrDict()) return false;
+  out = MeshSymbol{std::string(name), mesh};
+  return true;
 }
 
 // An MLIR attribute dictionary after the mesh, which sdy does not interpret.
-Status Parser::skipAttrDict() {
-  SB_ASSIGN_OR_RETURN(size_t end, lexer::skipAttrDict(text_, tok_.begin, kMaxAttrDictDepth));
-  lexer_.seek(end);
+bool Parser::skipAttrDict() {
+  Result<size_t> end = lexer::skipAttrDict(text_, tok_.begin, kMaxAttrDictDepth);
+  if (!end) return fail(std::move(end).error());
+  lexer_.seek(*end);
   return advance();
 }
 
@@ -236,9 +253,10 @@ Result<T> parseWhole(Context& ctx, std::string_view text, SourceMap* locations,
                      const ParseOptions& options, Fn production) {
   if (locations) locations->clear();
   Parser parser(ctx, text, locations, options);
-  SB_TRY(parser.start());
-  SB_ASSIGN_OR_RETURN(T value, production(parser));
-  SB_TRY(parser.expectEnd());
+  T value{};
+  if (!parser.start() || !production(parser, value) || !parser.expectEnd()) {
+    return Unexpected(parser.takeError());
+  }
   return value;
 }
 
@@ -247,20 +265,22 @@ Result<T> parseWhole(Context& ctx, std::string_view text, SourceMap* locations,
 Result<MeshAttr> parseMesh(Context& ctx, std::string_view text, SourceMap* locations,
                            const ParseOptions& options) {
   return parseWhole<MeshAttr>(ctx, text, locations, options,
-                              [](Parser& p) { return p.parseMeshTop(); });
+                              [](Parser& p, MeshAttr& out) { return p.parseMeshTop(out); });
 }
 
 Result<MeshSymbol> parseMeshSymbol(Context& ctx, std::string_view text, SourceMap* locations,
                                    const ParseOptions& options) {
   return parseWhole<MeshSymbol>(ctx, text, locations, options,
-                                [](Parser& p) { return p.parseMeshSymbol(); });
+                                [](Parser& p, MeshSymbol& out) { return p.parseMeshSymbol(out); });
 }
 
 Result<TensorShardingAttr> parseTensorSharding(Context& ctx, std::string_view text,
                                                SourceMap* locations,
                                                const ParseOptions& options) {
   return parseWhole<TensorShardingAttr>(ctx, text, locations, options,
-                                        [](Parser& p) { return p.parseSharding(); });
+                                        [](Parser& p, TensorShardingAttr& out) {
+                                          return p.parseSharding(out);
+                                        });
 }
 
 Result<TensorShardingPerValueAttr> parseTensorShardingPerValue(Context& ctx,
@@ -268,13 +288,15 @@ Result<TensorShardingPerValueAttr> parseTensorShardingPerValue(Context& ctx,
                                                                SourceMap* locations,
                                                                const ParseOptions& options) {
   return parseWhole<TensorShardingPerValueAttr>(ctx, text, locations, options,
-                                                [](Parser& p) { return p.parsePerValue(); });
+                                                [](Parser& p, TensorShardingPerValueAttr& out) {
+                                                  return p.parsePerValue(out);
+                                                });
 }
 
 Result<AnyAttr> parseAttribute(Context& ctx, std::string_view text, SourceMap* locations,
                                const ParseOptions& options) {
   return parseWhole<AnyAttr>(ctx, text, locations, options,
-                             [](Parser& p) { return p.parseAny(); });
+                             [](Parser& p, AnyAttr& out) { return p.parseAny(out); });
 }
 
 }  // namespace shardbridge::sdy

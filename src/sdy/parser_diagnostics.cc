@@ -1,7 +1,7 @@
 #include "sdy/parser_diagnostics.h"
 
 #include <algorithm>
-#include <vector>
+#include <string>
 
 namespace shardbridge::sdy::diag {
 namespace {
@@ -76,7 +76,7 @@ size_t wrongTokenOffset(std::string_view text, size_t tokenBegin, bool atEof) {
 }
 
 Status checkPrettyBody(std::string_view text, size_t less, bool& lexFailed) {
-  std::vector<char> open;
+  std::string open;  // the open brackets; inline (no heap) up to 15 deep
   size_t at = less;  // MLIR's current token: the '<', then the last string
   auto unbalanced = [&]() {
     return makeError(ErrorCode::kParse,

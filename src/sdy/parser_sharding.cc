@@ -15,142 +15,161 @@
 namespace shardbridge::sdy::parser {
 
 // '#sdy.sharding' '<' body '>' | '<' body '>'
-Result<TensorShardingAttr> Parser::parseSharding() {
+bool Parser::parseSharding(TensorShardingAttr& out) {
   record(Part::kWhole, -1, -1, tok_.begin);
   if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding") {
-    SB_TRY(checkPrettyBody());
-    SB_TRY(advance());
+    if (!checkPrettyBody() || !advance()) return false;
   }
-  return parseShardingAngled();
+  return parseShardingAngled(out);
 }
 
 // '<' mesh-or-ref ',' '[' (dim (',' dim)*)? ']' named-axis-lists '>'
 //   e.g. <@mesh, [{"x", ?}p1, {}], replicated={"z"}>
 // Upstream's format: `<` custom<MeshOrRef> `,` `[` (`]`):($dim_shardings^
 // `]`)? custom<ReplicatedAndUnreducedAxes> `>` (attrs.td, Sdy_TensorSharding).
-Result<TensorShardingAttr> Parser::parseShardingAngled() {
-  SB_TRY(expect(TokenKind::kLess));
-  SB_ASSIGN_OR_RETURN(MeshOrRef meshOrRef, parseMeshOrRef());
-  SB_TRY(expect(TokenKind::kComma));
-  SB_TRY(expect(TokenKind::kLSquare));
-  std::vector<DimensionShardingAttr> dims;
+bool Parser::parseShardingAngled(TensorShardingAttr& out) {
+  if (!expect(TokenKind::kLess)) return false;
+  MeshOrRef meshOrRef;
+  if (!parseMeshOrRef(meshOrRef)) return false;
+  if (!expect(TokenKind::kComma) || !expect(TokenKind::kLSquare)) return false;
+  const size_t dimMark = dims_.size();
   if (!is(TokenKind::kRSquare)) {
     while (true) {
-      SB_ASSIGN_OR_RETURN(DimensionShardingAttr dim,
-                          inContext(parseDimSharding(dims.size()), diag::kDimShardings));
-      dims.push_back(dim);
-      SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
+      DimensionShardingAttr dim;
+      if (!inContext(parseDimSharding(dims_.size() - dimMark, dim), diag::kDimShardings)) {
+        return false;
+      }
+      dims_.push(dim);
+      bool more = false;
+      if (!consumeIf(TokenKind::kComma, more)) return false;
       if (!more) break;
     }
   }
-  SB_TRY(expect(TokenKind::kRSquare));
-  std::vector<AxisRefAttr> replicated, unreduced;
+  if (!expect(TokenKind::kRSquare)) return false;
+  const size_t axisMark = axes_.size();
+  AxisRange replicated{axisMark, axisMark}, unreduced{axisMark, axisMark};
   ReductionOp reductionOp = ReductionOp::kSum;
-  SB_TRY(parseNamedAxisLists(replicated, unreduced, reductionOp));
-  SB_TRY(expect(TokenKind::kGreater));
-  return TensorShardingAttr::get(ctx_, meshOrRef, dims, replicated, unreduced, reductionOp);
+  if (!parseNamedAxisLists(replicated, unreduced, reductionOp)) return false;
+  if (!expect(TokenKind::kGreater)) return false;
+  out = TensorShardingAttr::get(ctx_, meshOrRef, dims_.from(dimMark),
+                                axes_.slice(replicated.begin, replicated.end),
+                                axes_.slice(unreduced.begin, unreduced.end), reductionOp);
+  dims_.popTo(dimMark);
+  axes_.popTo(axisMark);
+  return true;
 }
 
 // AT_IDENT | 'mesh' '<' body '>'  (also 'mesh' '#sdy.mesh' '<' body '>')
 // Upstream: parsers.cc, parseMeshOrRef.
-Result<MeshOrRef> Parser::parseMeshOrRef() {
+bool Parser::parseMeshOrRef(MeshOrRef& out) {
   record(Part::kMeshOrRef, -1, -1, tok_.begin);
   if (is(TokenKind::kAtIdent)) {
-    MeshOrRef ref = MeshOrRef::ref(ctx_, tok_.value);
-    SB_TRY(advance());
-    return ref;
+    out = MeshOrRef::ref(ctx_, tok_.value);
+    return advance();
   }
   if (isKeyword("mesh")) {
-    SB_TRY(advance());
-    auto mesh = [&]() -> Result<MeshAttr> {
+    if (!advance()) return false;
+    MeshAttr parsed;
+    bool ok = [&] {
       if (is(TokenKind::kHashIdent) && spelling() == "#sdy.mesh") {
-        SB_TRY(checkPrettyBody());
-        SB_TRY(advance());
+        if (!checkPrettyBody() || !advance()) return false;
       }
-      return parseMeshAngled();
+      return parseMeshAngled(parsed);
     }();
-    SB_ASSIGN_OR_RETURN(MeshAttr parsed, inContext(std::move(mesh), diag::kMeshAttr));
-    return MeshOrRef::inlineMesh(parsed);
+    if (!inContext(ok, diag::kMeshAttr)) return false;
+    out = MeshOrRef::inlineMesh(parsed);
+    return true;
   }
   // FieldParser<FlatSymbolRefAttr> runs MLIR's generic attribute parser.
   // A string, a number, a keyword attribute or a type parses, and is the
   // wrong kind; the parser stands after it for Shardy's message.
   if (diag::isOtherAttribute(tok_.kind, spelling())) {
     Error wrongKind = atToken("invalid kind of attribute specified");
-    SB_TRY(advance());
-    return wrongKind.withNote(std::string(diag::kMeshOrRef), tok_.begin);
+    if (!advance()) return false;
+    return fail(wrongKind.withNote(std::string(diag::kMeshOrRef), tok_.begin));
   }
-  return inContext(Result<MeshOrRef>(wrongToken("expected attribute value")), diag::kMeshOrRef);
+  return inContext(fail(wrongToken("expected attribute value")), diag::kMeshOrRef);
 }
 
 // '{' (axis (',' axis)* (',' '?')? | '?')? '}' priority?
 //   e.g. {}, {?}, {"x", "y":(2)2, ?}p0
 // Upstream: parsers.cc, DimensionShardingAttr::parse.
-Result<DimensionShardingAttr> Parser::parseDimSharding(size_t index) {
+bool Parser::parseDimSharding(size_t index, DimensionShardingAttr& out) {
   int32_t d = index32(index);
   record(Part::kDim, d, -1, tok_.begin);
-  SB_TRY(expect(TokenKind::kLBrace));
-  std::vector<AxisRefAttr> axes;
+  if (!expect(TokenKind::kLBrace)) return false;
+  const size_t mark = axes_.size();
   bool isClosed = true;
   while (!is(TokenKind::kRBrace)) {
-    if (!axes.empty()) SB_TRY(expect(TokenKind::kComma));
+    if (axes_.size() != mark && !expect(TokenKind::kComma)) return false;
     if (is(TokenKind::kQuestion)) {
       // `?` marks the dimension open and must be the last element.
       isClosed = false;
-      SB_TRY(advance());
-      SB_TRY(expect(TokenKind::kRBrace));
+      if (!advance() || !expect(TokenKind::kRBrace)) return false;
       break;
     }
-    record(Part::kDimAxis, d, index32(axes.size()), tok_.begin);
-    SB_ASSIGN_OR_RETURN(AxisRefAttr axis, parseAxisRef());
-    axes.push_back(axis);
+    record(Part::kDimAxis, d, index32(axes_.size() - mark), tok_.begin);
+    AxisRefAttr axis;
+    if (!parseAxisRef(axis)) return false;
+    axes_.push(axis);
   }
-  if (isClosed) SB_TRY(advance());  // '}'
+  if (isClosed && !advance()) return false;  // '}'
   if (is(TokenKind::kBareIdent)) record(Part::kDimPriority, d, -1, tok_.begin);
-  SB_ASSIGN_OR_RETURN(std::optional<int64_t> priority, parsePriority());
-  return DimensionShardingAttr::get(ctx_, axes, isClosed, priority);
+  std::optional<int64_t> priority;
+  if (!parsePriority(priority)) return false;
+  out = DimensionShardingAttr::get(ctx_, axes_.from(mark), isClosed, priority);
+  axes_.popTo(mark);
+  return true;
 }
 
 // ('p' DIGITS)?  — any identifier directly after '}' is taken as a priority,
 // so `{"a"}high` is an error rather than a missing comma, as upstream. The
 // word is consumed first, so upstream's errors point just past it.
-Result<std::optional<int64_t>> Parser::parsePriority() {
-  if (!is(TokenKind::kBareIdent)) return std::optional<int64_t>();
-  std::string word(spelling());
-  SB_TRY(advance());
-  std::string_view digits = std::string_view(word).substr(1);
+bool Parser::parsePriority(std::optional<int64_t>& out) {
+  if (!is(TokenKind::kBareIdent)) return true;
+  std::string_view word = spelling();  // a view of the text: outlives the token
+  if (!advance()) return false;
+  std::string_view digits = word.substr(1);
   bool allDigits = true;
   for (char c : digits) allDigits = allDigits && c >= '0' && c <= '9';
   if (word.size() < 2 || word[0] != 'p' || !allDigits) {
-    return atToken("expecting priority in format 'p<number>', got: " + word);
+    return fail(atToken("expecting priority in format 'p<number>', got: " + std::string(word)));
   }
   if (digits.size() > 1 && digits[0] == '0') {
-    return atToken("priorities with leading zeros are not allowed, got: " + word);
+    return fail(
+        atToken("priorities with leading zeros are not allowed, got: " + std::string(word)));
   }
   int64_t value = 0;
   for (char c : digits) {
     if (value > (std::numeric_limits<int64_t>::max() - (c - '0')) / 10) {
-      return atToken("expecting integer priority, got: " + word);
+      return fail(atToken("expecting integer priority, got: " + std::string(word)));
     }
     value = value * 10 + (c - '0');
   }
-  return std::optional<int64_t>(value);
+  out = value;
+  return true;
 }
 
 // STRING (':' '(' INTEGER ')' INTEGER)?, e.g. "x" or "x":(2)4
 // (Sdy_AxisRef: `` $name (`` `:` `` $sub_axis_info^)?, Sdy_SubAxisInfo:
 // `(` $pre_size `)` `` $size).
-Result<AxisRefAttr> Parser::parseAxisRef() {
-  if (!is(TokenKind::kString)) return atToken(diag::expectedToken(TokenKind::kString));
-  std::string name = std::move(tok_.value);
-  SB_TRY(advance());
-  SB_ASSIGN_OR_RETURN(bool isSubAxis, consumeIf(TokenKind::kColon));
-  if (!isSubAxis) return AxisRefAttr::get(ctx_, name);
-  SB_TRY(expect(TokenKind::kLParen));
-  SB_ASSIGN_OR_RETURN(int64_t preSize, parseInteger());
-  SB_TRY(expect(TokenKind::kRParen));
-  SB_ASSIGN_OR_RETURN(int64_t size, parseInteger());
-  return AxisRefAttr::get(ctx_, name, preSize, size);
+bool Parser::parseAxisRef(AxisRefAttr& out) {
+  if (!is(TokenKind::kString)) return fail(atToken(diag::expectedToken(TokenKind::kString)));
+  // A view of the text or of the lexer's decoded copy: it outlives the tokens.
+  std::string_view name = tok_.value;
+  bool isSubAxis = false;
+  if (!advance() || !consumeIf(TokenKind::kColon, isSubAxis)) return false;
+  if (!isSubAxis) {
+    out = AxisRefAttr::get(ctx_, name);
+    return true;
+  }
+  int64_t preSize = 0, size = 0;
+  if (!expect(TokenKind::kLParen) || !parseInteger(preSize) || !expect(TokenKind::kRParen) ||
+      !parseInteger(size)) {
+    return false;
+  }
+  out = AxisRefAttr::get(ctx_, name, preSize, size);
+  return true;
 }
 
 // (',' ('replicated' '=' '{' axes '}'
@@ -158,48 +177,51 @@ Result<AxisRefAttr> Parser::parseAxisRef() {
 // Each list at most once, in either order; `unreduced{...}` without '=' is
 // accepted as upstream does, and so is a word other than sum/max/min after
 // '=' only in that it is then the '{' that is missing. Upstream:
-// parsers.cc, parseReplicatedAndUnreducedAxes.
-Status Parser::parseNamedAxisLists(std::vector<AxisRefAttr>& replicated,
-                                   std::vector<AxisRefAttr>& unreduced,
-                                   ReductionOp& reductionOp) {
+// parsers.cc, parseReplicatedAndUnreducedAxes. A list once parsed is not
+// empty (parseAxisList wants an axis), which is how a second one is refused.
+bool Parser::parseNamedAxisLists(AxisRange& replicated, AxisRange& unreduced,
+                                 ReductionOp& reductionOp) {
   while (is(TokenKind::kComma)) {
-    SB_TRY(advance());
+    if (!advance()) return false;
     if (replicated.empty() && isKeyword("replicated")) {
-      SB_TRY(advance());
-      auto list = [&]() -> Status {
-        SB_TRY(expect(TokenKind::kEqual));
-        return parseAxisList(replicated, Part::kReplicatedAxis);
-      }();
-      SB_TRY(inContext(std::move(list), diag::kReplicatedAxes));
+      if (!advance()) return false;
+      bool ok = expect(TokenKind::kEqual) && parseAxisList(replicated, Part::kReplicatedAxis);
+      if (!inContext(ok, diag::kReplicatedAxes)) return false;
     } else if (unreduced.empty() && isKeyword("unreduced")) {
-      SB_TRY(advance());
-      auto list = [&]() -> Status {
-        SB_ASSIGN_OR_RETURN(bool hasEqual, consumeIf(TokenKind::kEqual));
+      if (!advance()) return false;
+      bool ok = [&] {
+        bool hasEqual = false;
+        if (!consumeIf(TokenKind::kEqual, hasEqual)) return false;
         if (hasEqual && is(TokenKind::kBareIdent)) {
           std::string_view word = spelling();
           bool known = word == "sum" || word == "max" || word == "min";
           if (word == "max") reductionOp = ReductionOp::kMax;
           if (word == "min") reductionOp = ReductionOp::kMin;
-          if (known) SB_TRY(advance());
+          if (known && !advance()) return false;
         }
         return parseAxisList(unreduced, Part::kUnreducedAxis);
       }();
-      SB_TRY(inContext(std::move(list), diag::kUnreducedAxes));
+      if (!inContext(ok, diag::kUnreducedAxes)) return false;
     } else {
-      return atToken(diag::kNamedListAfterComma);
+      return fail(atToken(diag::kNamedListAfterComma));
     }
   }
-  return okStatus();
+  return true;
 }
 
-// '{' axis (',' axis)* '}' — upstream requires at least one axis.
-Status Parser::parseAxisList(std::vector<AxisRefAttr>& axes, Part part) {
-  SB_TRY(expect(TokenKind::kLBrace));
+// '{' axis (',' axis)* '}' — upstream requires at least one axis. The axes
+// go on axes_, and `axes` becomes their range.
+bool Parser::parseAxisList(AxisRange& axes, Part part) {
+  if (!expect(TokenKind::kLBrace)) return false;
+  axes.begin = axes_.size();
   while (true) {
-    record(part, index32(axes.size()), -1, tok_.begin);
-    SB_ASSIGN_OR_RETURN(AxisRefAttr axis, parseAxisRef());
-    axes.push_back(axis);
-    SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
+    record(part, index32(axes_.size() - axes.begin), -1, tok_.begin);
+    AxisRefAttr axis;
+    if (!parseAxisRef(axis)) return false;
+    axes_.push(axis);
+    axes.end = axes_.size();
+    bool more = false;
+    if (!consumeIf(TokenKind::kComma, more)) return false;
     if (!more) break;
   }
   return expect(TokenKind::kRBrace);
@@ -209,29 +231,29 @@ Status Parser::parseAxisList(std::vector<AxisRefAttr>& axes, Part part) {
 //   | '<' '[' ... ']' '>'; each sharding is `<...>` or `#sdy.sharding<...>`.
 // Upstream's format: `<` `[` (`]`):($shardings^ `]`)? `>` (attrs.td,
 // Sdy_TensorShardingPerValue).
-Result<TensorShardingPerValueAttr> Parser::parsePerValue() {
+bool Parser::parsePerValue(TensorShardingPerValueAttr& out) {
   record(Part::kWhole, -1, -1, tok_.begin);
   if (is(TokenKind::kHashIdent) && spelling() == "#sdy.sharding_per_value") {
-    SB_TRY(checkPrettyBody());
-    SB_TRY(advance());
+    if (!checkPrettyBody() || !advance()) return false;
   }
-  SB_TRY(expect(TokenKind::kLess));
-  SB_TRY(expect(TokenKind::kLSquare));
-  std::vector<TensorShardingAttr> shardings;
+  if (!expect(TokenKind::kLess) || !expect(TokenKind::kLSquare)) return false;
+  const size_t mark = shardings_.size();
   if (!is(TokenKind::kRSquare)) {
     while (true) {
-      value_ = index32(shardings.size());
-      SB_ASSIGN_OR_RETURN(TensorShardingAttr sharding,
-                          inContext(parseSharding(), diag::kPerValueShardings));
-      shardings.push_back(sharding);
+      value_ = index32(shardings_.size() - mark);
+      TensorShardingAttr sharding;
+      if (!inContext(parseSharding(sharding), diag::kPerValueShardings)) return false;
+      shardings_.push(sharding);
       value_ = -1;
-      SB_ASSIGN_OR_RETURN(bool more, consumeIf(TokenKind::kComma));
+      bool more = false;
+      if (!consumeIf(TokenKind::kComma, more)) return false;
       if (!more) break;
     }
   }
-  SB_TRY(expect(TokenKind::kRSquare));
-  SB_TRY(expect(TokenKind::kGreater));
-  return TensorShardingPerValueAttr::get(ctx_, shardings);
+  if (!expect(TokenKind::kRSquare) || !expect(TokenKind::kGreater)) return false;
+  out = TensorShardingPerValueAttr::get(ctx_, shardings_.from(mark));
+  shardings_.popTo(mark);
+  return true;
 }
 
 }  // namespace shardbridge::sdy::parser
