@@ -332,19 +332,25 @@ class ShardMapExport {
     return r;
   }
 
+  // The next free body name of `module`: kBodyName, then kBodyName_N with
+  // one counter per module, skipping the module's own symbols. Only the
+  // module's symbols named like a body can clash (the names handed out never
+  // repeat), so only those are kept.
   std::string nextBodyName(int module) {
-    int& counter = counters_[module];
-    std::set<std::string>& taken = takenNames_[module];
-    if (taken.empty()) {
-      taken.insert("");  // marks the set as filled
-      const TreeVec<int>* body = tree_.bodyOps(module);
-      if (body)
+    Names& names = bodyNames_[module];
+    if (!names.filled) {
+      names.filled = true;
+      if (const TreeVec<int>* body = tree_.bodyOps(module))
         for (int i : *body)
-          if (!tree_.ops[i].symbolName.empty()) taken.insert(std::string(tree_.ops[i].symbolName));
+          if (tree_.ops[i].symbolName.starts_with(kBodyName)) names.taken.insert(std::string(tree_.ops[i].symbolName));
     }
     std::string name(kBodyName);
-    while (taken.count(name)) name = std::string(kBodyName) + "_" + std::to_string(counter++);
-    taken.insert(name);
+    if (!names.plainGiven && !names.taken.count(name)) {
+      names.plainGiven = true;
+      return name;
+    }
+    do name = std::string(kBodyName) + "_" + std::to_string(names.counter++);
+    while (names.taken.count(name));
     return name;
   }
 
@@ -596,8 +602,13 @@ class ShardMapExport {
   std::vector<std::pair<TextSpan, std::string>> resultWraps_;
   Rewriter leaf_{""};
   std::vector<const Rewriter::Edit*> sortedLeaves_;
-  std::map<int, int> counters_;
-  std::map<int, std::set<std::string>> takenNames_;
+  struct Names {
+    bool filled = false;
+    bool plainGiven = false;  // kBodyName itself handed out
+    int counter = 0;
+    std::set<std::string> taken;  // the module's own symbols that start with kBodyName
+  };
+  std::map<int, Names> bodyNames_;
   std::map<int, std::vector<std::pair<std::string, size_t>>> outlined_;  // body, manual computation
 };
 
