@@ -19,8 +19,9 @@
 // `attributes {sdy.original_func_name = "f"}` (what sdy-unflatten-call-graph
 // merges back on). As upstream:
 // - calls are visited callee first: the functions in post-order of the call
-//   graph from the non-private ones (text order, calls in text order), each
-//   function's calls in text order;
+//   graph from every function (text order, calls in text order; MLIR's
+//   CallGraph roots every function at its external node), each function's
+//   calls in text order;
 // - a clone is named as MLIR's symbol table names a clash: `NAME_N` with one
 //   counter per module, starting at 0; clones are appended at the end of the
 //   module, the callees' clones before their caller's;
@@ -105,7 +106,9 @@ class CallGraphFlattener {
     return std::string(fn.symbolName);
   }
 
-  // Functions in post-order of the call graph rooted at the non-private ones.
+  // Functions in post-order of MLIR's call graph, whose external node has an
+  // edge to every function in text order (mlir/lib/Analysis/CallGraph.cpp,
+  // getOrAddNode): every function is a root, private ones included.
   std::vector<int> postOrder() const {
     std::vector<int> order;
     std::set<int> seen;
@@ -119,8 +122,7 @@ class CallGraphFlattener {
         }
       order.push_back(f);
     };
-    for (const Fn& f : fns_)
-      if (tree_.ops[f.op].funcVisibility().in(t_) != "private") dfs(f.op, 0);
+    for (const Fn& f : fns_) dfs(f.op, 0);
     return order;
   }
 

@@ -630,6 +630,54 @@ module @single_call attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{m
 // CMD: convert
 // ARGS: --pass sdy-flatten-call-graph
 // INPUT: file
+// Shardy's walkCalls (shardy/dialect/sdy/ir/utils.cc) visits the functions in post-order of MLIR's
+// CallGraph, whose external node has an edge to every function in text order, private ones
+// included (mlir/lib/Analysis/CallGraph.cpp getOrAddNode). So the private @a, first in the text,
+// is a root ahead of @b: the order is @e, @a, @c, @b, @a's call keeps @e and @c's gets the clone.
+// Rooted at the public @b alone, the order would be @e, @c, @a, @b, the other way round.
+// CHECK: module @m {
+// CHECK:   func.func private @a(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:     %0 = call @e(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     return %0 : tensor<4xf32>
+// CHECK:   }
+// CHECK:   func.func @b(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:     %0 = call @c(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     %1 = call @a(%0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     return %1 : tensor<4xf32>
+// CHECK:   }
+// CHECK:   func.func private @c(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:     %0 = call @e_0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK:     return %0 : tensor<4xf32>
+// CHECK:   }
+// CHECK:   func.func private @e(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:     return %arg0 : tensor<4xf32>
+// CHECK:   }
+// CHECK:   func.func private @e_0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {sdy.original_func_name = "e"} {
+// CHECK:     return %arg0 : tensor<4xf32>
+// CHECK:   }
+// CHECK: }
+module @m {
+  func.func private @a(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @e(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+  func.func @b(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @c(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = call @a(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+  func.func private @c(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = call @e(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+  func.func private @e(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    return %arg0 : tensor<4xf32>
+  }
+}
+// -----
+// CMD: convert
+// ARGS: --pass sdy-flatten-call-graph
+// INPUT: file
 // Shardy transforms/import/test/flatten_call_graph.mlir @main_calls_foo_twice and
 // @main_calls_foo_calls_bar_twice (the registered pass flattens fully): calls are visited callee
 // first, a second call of @f gets a clone of it and of what it calls, and the second call of @g
