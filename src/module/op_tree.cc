@@ -1,5 +1,8 @@
 #include "shardbridge/module/op_tree.h"
 
+#include <string.h>  // memchr
+
+#include <algorithm>
 #include <utility>
 
 #include "module/op_tree_parser.h"
@@ -28,6 +31,15 @@ Result<OpTree> TreeParser::run() {
   tree_.arena = std::make_shared<TreeArena>();
   TreeArenaScope scope(tree_.arena.get());
   tree_.topLevel = TreeVec<int>();
+  // Room for the ops up front, about one a line as MLIR prints them:
+  // growing the vector moved every node again each time it doubled, about
+  // a twentieth of a parse. Capped (336-byte nodes, one per 64 bytes of
+  // text at most) so that a text of mostly empty lines cannot ask for more
+  // memory than its tree would take anyway.
+  size_t lines = 0;
+  const char* end = t_.data() + t_.size();
+  for (const char* q = t_.data(); q < end && (q = static_cast<const char*>(memchr(q, '\n', end - q))); ++q) ++lines;
+  tree_.ops.reserve(std::min(lines + 1, t_.size() / 64 + 16));
   SB_TRY(blockBody(-1, nullptr, 0));
   return std::move(tree_);
 }
@@ -178,7 +190,11 @@ Status TreeParser::rest(int index, int depth) {
   while (true) {
     if (p_ >= n) break;
     char c = t_[p_];
-    if (isBlank(c) || c == '/') {
+    if (c == ' ' && p_ + 1 < n && !isBlank(t_[p_ + 1]) && t_[p_ + 1] != '/') {
+      // The one space between two tokens of a line: what the loop below
+      // would find, without its newline and comment bookkeeping.
+      c = t_[++p_];
+    } else if (isBlank(c) || c == '/') {
       // Blanks and comments; a newline at depth 0 may end the op.
       size_t q = p_;
       bool newline = false;

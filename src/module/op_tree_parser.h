@@ -27,11 +27,12 @@ class TreeParser {
 
  private:
   // --- lexing ------------------------------------------------------------------
-  // Most calls start at a byte that is neither blank nor '/' (tokens are
-  // mostly one space apart, or adjacent): that case is decided here,
-  // inline, instead of by a call into skipBlanks.
+  // Most calls start at a byte that is neither blank nor '/', or at the
+  // one space before the next token: those cases are decided here, inline,
+  // instead of by a call into skipBlanks.
   size_t blanksFrom(size_t q) const {
     if (q < t_.size() && !isBlank(t_[q]) && t_[q] != '/') return q;
+    if (q + 1 < t_.size() && t_[q] == ' ' && !isBlank(t_[q + 1]) && t_[q + 1] != '/') return q + 1;
     return skipBlanks(t_, q);
   }
   void skipWs() { p_ = blanksFrom(p_); }
@@ -72,7 +73,21 @@ class TreeParser {
     SB_ASSIGN_OR_RETURN(p_, skipString(t_, p_));
     return okStatus();
   }
+  // At an opening bracket: past its match (skipBalanced). A bracket with
+  // nothing inside that skipBalanced acts on (`tensor<16x64xf32>`, most of
+  // the brackets outside attribute values) is passed here, without the call.
   Status skipBal() {
+    const size_t n = t_.size();
+    const char c = t_[p_];
+    if (!(c == '<' && p_ + 1 < n && t_[p_ + 1] == '=')) {
+      size_t q = p_ + 1;
+      while (q < n && !char_class::is(t_[q], char_class::kBalance)) ++q;
+      const char close = c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>';
+      if (q < n && t_[q] == close) {
+        p_ = q + 1;
+        return okStatus();
+      }
+    }
     SB_ASSIGN_OR_RETURN(p_, skipBalanced(t_, p_));
     return okStatus();
   }
