@@ -17,7 +17,10 @@ Result<TextSpan> TreeParser::typeRun() {
     } else if (c == '"') {
       SB_TRY(skipStr());
     } else {
+      // Identifier bytes other than 'l' (where `loc(` may start, even
+      // inside a word) stop nothing: `tensor`, `f32`, `x` in one run.
       ++p_;
+      while (p_ < t_.size() && isIdentChar(t_[p_]) && t_[p_] != 'l') ++p_;
     }
   }
   size_t e = p_;
