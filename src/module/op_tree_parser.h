@@ -109,9 +109,8 @@ class TreeParser {
   // Scratch stacks for the vectors a node fills one entry at a time: entries
   // go here, and the node gets them moved into an exact-size vector in the
   // arena when it is complete (take), so no arena block is outgrown and left
-  // behind. A nested
-  // op takes its own entries before its parent goes on, which keeps each
-  // node's entries contiguous at the top of the stack.
+  // behind. A nested op takes its own entries before its parent goes on,
+  // which keeps each node's entries contiguous at the top of the stack.
   template <class T>
   static void take(std::vector<T>& scratch, size_t mark, TreeVec<T>& out) {
     out.assign(std::make_move_iterator(scratch.begin() + static_cast<std::ptrdiff_t>(mark)),

@@ -36,10 +36,8 @@ size_t skipValueName(std::string_view t, size_t p) {
 
 namespace {
 
-// The first position at or after `p` whose byte is of class `cls`, or `n`.
-// Four bytes a round: the runs between the bytes the lexing loops care
-// about are short, and the bound test once per four bytes is most of the
-// saving.
+// The first position at or after `p` whose byte is of class `cls`, or `n`;
+// four bytes a round, with one bound test per round.
 inline size_t skipToClass(const char* s, size_t p, size_t n, uint8_t cls) {
   while (p + 4 <= n) {
     if (char_class::is(s[p], cls)) return p;
