@@ -1,5 +1,8 @@
 #include "shardbridge/module/op_tree.h"
 
+#include <string.h>  // memchr
+
+#include <algorithm>
 #include <utility>
 
 #include "module/op_tree_parser.h"
@@ -28,6 +31,15 @@ Result<OpTree> TreeParser::run() {
   tree_.arena = std::make_shared<TreeArena>();
   TreeArenaScope scope(tree_.arena.get());
   tree_.topLevel = TreeVec<int>();
+  // Room for the ops up front, about one a line as MLIR prints them:
+  // growing the vector moved every node again each time it doubled, about
+  // a twentieth of a parse. Capped (336-byte nodes, one per 64 bytes of
+  // text at most) so that a text of mostly empty lines cannot ask for more
+  // memory than its tree would take anyway.
+  size_t lines = 0;
+  const char* end = t_.data() + t_.size();
+  for (const char* q = t_.data(); q < end && (q = static_cast<const char*>(memchr(q, '\n', end - q))); ++q) ++lines;
+  tree_.ops.reserve(std::min(lines + 1, t_.size() / 64 + 16));
   SB_TRY(blockBody(-1, nullptr, 0));
   return std::move(tree_);
 }
@@ -48,7 +60,7 @@ Status TreeParser::dict(AttrDictNode& d) {
       e.key.end = p_;
       e.name = t_.substr(e.key.begin + 1, e.key.size() - 2);
     } else if (p_ < t_.size() && isIdentStart(t_[p_])) {
-      while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+      p_ = identEnd(p_);
       e.key.end = p_;
       e.name = e.key.in(t_);
     } else {
@@ -89,8 +101,19 @@ Status TreeParser::op(int parent, int depth) {
     return parseError("operations nested deeper than " + std::to_string(kMaxOpNesting) + " levels",
                       p_);
   int index = static_cast<int>(tree_.ops.size());
-  tree_.ops.emplace_back();
-  OpNode node;
+  // The node is filled where it stays: `tree_.ops` grows while the op's
+  // regions are read, so rest() and region() look it up by index again
+  // after each region (no node is built aside and moved in).
+  SB_TRY(opHead(tree_.ops.emplace_back(), parent, depth));
+  SB_TRY(rest(index, depth));
+  OpNode& node = tree_.ops[index];
+  if (node.name == "sdy.mesh" && !node.generic) SB_TRY(checkMesh(node));
+  node.line = wholeLines(t_, node.whole);
+  return okStatus();
+}
+
+// An op's results, name and (for func.func) header, at its first byte.
+Status TreeParser::opHead(OpNode& node, int parent, int depth) {
   node.parent = parent;
   node.depth = depth;
   node.whole.begin = p_;
@@ -100,7 +123,7 @@ Status TreeParser::op(int parent, int depth) {
     while (true) {
       ValueDef r;
       size_t b = p_;
-      p_ = skipValueName(t_, p_);
+      p_ = valueNameEnd(p_);
       r.name = {b, p_};
       if (at(':')) {
         ++p_;
@@ -110,7 +133,7 @@ Status TreeParser::op(int parent, int depth) {
         if (p_ == nb || n <= 0) return parseError("expected a result count after ':'", nb);
         r.count = static_cast<int>(n);
       }
-      resultScratch_.push_back(r);
+      resultScratch_.push_back(std::move(r));
       node.results.end = p_;
       skipWs();
       if (at(',')) {
@@ -132,63 +155,77 @@ Status TreeParser::op(int parent, int depth) {
     node.generic = true;
     node.name = t_.substr(node.nameSpan.begin + 1, p_ - node.nameSpan.begin - 2);
   } else if (p_ < t_.size() && isIdentStart(t_[p_])) {
-    while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+    p_ = identEnd(p_);
     node.name = t_.substr(node.nameSpan.begin, p_ - node.nameSpan.begin);
   } else {
     return parseError("expected an operation name, got " + describe(t_, p_), p_);
   }
   node.nameSpan.end = p_;
   if (node.name == "func.func") SB_TRY(funcHeader(node));
-  SB_TRY(rest(node, index, depth));
-  if (node.name == "sdy.mesh" && !node.generic) SB_TRY(checkMesh(node));
-  node.line = wholeLines(t_, node.whole);
-  tree_.ops[index] = std::move(node);
   return okStatus();
 }
 
 // The op's text after its name (and func header): operands, attributes,
 // regions, signature, location; ends at a newline at the op's own depth
 // that no continuation follows, or before a closer of the enclosing block.
-Status TreeParser::rest(OpNode& node, int index, int depth) {
+//
+// This loop reads most bytes of a module outside brackets, so each token
+// costs one dispatch: blanks are looked at only when the token starts with
+// one (or with '/'), and the closer and signature-end checks sit in the
+// cases of the bytes they concern.
+Status TreeParser::rest(int index, int depth) {
+  OpNode* node = &tree_.ops[index];
   int local = 0;  // ( and [ nesting inside the op
   bool inSignature = false;
   size_t lastSig = 0;  // end of the signature's last token
   TreeVec<ValueDef> pendingArgs;  // custom-syntax block arguments `(%a: t)` before a region
-  size_t last = p_;    // end of the op's last token
+  size_t last = p_;    // end of the op's last token (p_ at the top of the loop)
   const size_t useMark = useScratch_.size();
+  const size_t n = t_.size();
+  // A signature ends before a dictionary, a `loc(...)` or `attributes` at depth 0.
+  auto endSignature = [&] {
+    inSignature = false;
+    node->signature.end = lastSig;
+  };
   while (true) {
-    // Blanks and comments; a newline at depth 0 may end the op.
-    size_t q = p_;
-    bool newline = false;
-    while (q < t_.size()) {
-      char c = t_[q];
-      if (c == '\n' || c == '\r') {
-        newline = true;
-        ++q;
-      } else if (isBlank(c)) {
-        ++q;
-      } else if (c == '/' && q + 1 < t_.size() && t_[q + 1] == '/') {
-        while (q < t_.size() && t_[q] != '\n') ++q;
-      } else {
+    if (p_ >= n) break;
+    char c = t_[p_];
+    if (c == ' ' && p_ + 1 < n && !isBlank(t_[p_ + 1]) && t_[p_ + 1] != '/') {
+      // The one space between two tokens of a line: what the loop below
+      // would find, without its newline and comment bookkeeping.
+      c = t_[++p_];
+    } else if (isBlank(c) || c == '/') {
+      // Blanks and comments; a newline at depth 0 may end the op.
+      size_t q = p_;
+      bool newline = false;
+      while (q < n) {
+        char b = t_[q];
+        if (isBlank(b)) {
+          newline |= b == '\n' || b == '\r';
+          ++q;
+        } else if (b == '/' && q + 1 < n && t_[q + 1] == '/') {
+          while (q < n && t_[q] != '\n') ++q;
+        } else {
+          break;
+        }
+      }
+      if (q >= n) {
+        skipFrom_ = p_;
+        skipTo_ = q;
         break;
       }
-    }
-    if (q >= t_.size()) break;
-    if (newline && local == 0) {
-      if (!continuesOnNextLine(q)) break;
-      // A continuation line (`reducer(...)`, `cond {`) is not part of the
-      // signature that ended the line before.
-      if (inSignature) {
-        inSignature = false;
-        node.signature.end = lastSig;
+      if (newline && local == 0) {
+        if (!continuesOnNextLine(q)) {
+          skipFrom_ = p_;
+          skipTo_ = q;
+          break;
+        }
+        // A continuation line (`reducer(...)`, `cond {`) is not part of the
+        // signature that ended the line before.
+        if (inSignature) endSignature();
       }
-    }
-    p_ = q;
-    char c = t_[p_];
-    if (local == 0 && (c == '}' || c == ')' || c == ']')) break;
-    if (local == 0 && inSignature && (c == '{' || (c == 'l' && atWord("loc")) || (c == 'a' && atWord("attributes")))) {
-      inSignature = false;
-      node.signature.end = lastSig;
+      p_ = q;
+      c = t_[p_];
     }
     switch (c) {
       case '"':
@@ -196,25 +233,25 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
         break;
       case '%': {
         size_t b = p_;
-        p_ = skipValueName(t_, p_);
+        p_ = valueNameEnd(p_);
         TextSpan name{b, p_};
-        if (at(':') && p_ + 1 < t_.size() && !(t_[p_ + 1] >= '0' && t_[p_ + 1] <= '9')) {
+        if (at(':') && p_ + 1 < n && !(t_[p_ + 1] >= '0' && t_[p_ + 1] <= '9')) {
           // `%a: type` — a block argument of the region that follows.
           ++p_;
           ValueDef a;
           a.name = name;
           SB_ASSIGN_OR_RETURN(a.type, typeRun());
           maybeLoc(&a.loc);
-          pendingArgs.push_back(a);
+          pendingArgs.push_back(std::move(a));
           break;
         }
         size_t save = p_;
         skipWs();
-        if (at('=') && !(p_ + 1 < t_.size() && t_[p_ + 1] == '=')) {
+        if (at('=') && !(p_ + 1 < n && t_[p_ + 1] == '=')) {
           // `%iterArg = %init` (stablehlo.while): defines a block argument.
           ValueDef a;
           a.name = name;
-          pendingArgs.push_back(a);
+          pendingArgs.push_back(std::move(a));
           ++p_;
           break;
         }
@@ -223,25 +260,26 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
         u.name = name.in(t_);
         if (at('#')) {
           ++p_;
-          int n = 0;
-          while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9' && n < (1 << 24)) n = n * 10 + (t_[p_++] - '0');
-          u.index = n;
+          int k = 0;
+          while (p_ < n && t_[p_] >= '0' && t_[p_] <= '9' && k < (1 << 24)) k = k * 10 + (t_[p_++] - '0');
+          u.index = k;
         }
         u.span = {b, p_};
         useScratch_.push_back(u);
         break;
       }
       case '@':
-        if (node.symbol.empty()) {
-          SB_TRY(symbol(node));
+        if (node->symbol.empty()) {
+          SB_TRY(symbol(*node));
         } else {
           ++p_;
           if (at('"')) SB_TRY(skipStr());
-          else while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+          else p_ = identEnd(p_);
         }
         break;
       case '{':
-        if (isAxesOperand(node)) {
+        if (local == 0 && inSignature) endSignature();
+        if (isAxesOperand(*node)) {
           // `sdy.all_reduce {"x"} %0 ...`: the reduction axes, not an
           // attribute dictionary (shardy/dialect/sdy/ir/ops.td formats).
           SB_ASSIGN_OR_RETURN(size_t end, skipBalanced(t_, p_));
@@ -249,12 +287,17 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
         } else if (looksLikeDict(t_, p_)) {
           AttrDictNode d;
           SB_TRY(dict(d));
-          ++node.dictCount;
-          if (!node.dict.present() && local == 0) node.dict = std::move(d);
+          ++node->dictCount;
+          if (!node->dict.present() && local == 0) node->dict = std::move(d);
         } else {
-          SB_TRY(region(node, index, depth, pendingArgs));
+          SB_TRY(region(index, depth, pendingArgs));
+          node = &tree_.ops[index];
           pendingArgs.clear();
         }
+        break;
+      case '}':
+        if (local == 0) goto done;
+        ++p_;
         break;
       case '(':
       case '[':
@@ -264,37 +307,50 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
         break;
       case ')':
       case ']':
+        if (local == 0) goto done;
         --local;
         ++p_;
         break;
       case '<':
-        if (p_ + 1 < t_.size() && t_[p_ + 1] == '=') {
+        if (p_ + 1 < n && t_[p_ + 1] == '=') {
           p_ += 2;
         } else {
           size_t b = p_;
           SB_TRY(skipBal());
-          if (node.generic && local == 0 && b + 1 < t_.size() && t_[b + 1] == '{' && node.properties.empty())
-            node.properties = {b, p_};
+          if (node->generic && local == 0 && b + 1 < n && t_[b + 1] == '{' && node->properties.empty())
+            node->properties = {b, p_};
         }
         break;
       case ':':
         if (local == 0 && !inSignature) {
           inSignature = true;
-          node.signature.begin = p_;
+          node->signature.begin = p_;
         }
         ++p_;
         break;
       case '-':
-        p_ += (p_ + 1 < t_.size() && t_[p_ + 1] == '>') ? 2 : 1;
+        p_ += (p_ + 1 < n && t_[p_ + 1] == '>') ? 2 : 1;
+        break;
+      case 'a':
+        if (local == 0 && inSignature && atWord("attributes")) endSignature();
+        p_ = identEnd(p_);
+        break;
+      case 'l':
+        if (local == 0 && atWord("loc")) {
+          if (inSignature) endSignature();
+          if (p_ + 3 < n && t_[p_ + 3] == '(') {
+            size_t b = p_;
+            p_ += 3;
+            SB_TRY(skipBal());
+            node->loc = {b, p_};
+            break;
+          }
+        }
+        p_ = identEnd(p_);
         break;
       default:
-        if (local == 0 && c == 'l' && atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') {
-          size_t b = p_;
-          p_ += 3;
-          SB_TRY(skipBal());
-          node.loc = {b, p_};
-        } else if (isIdentStart(c)) {
-          while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+        if (isIdentStart(c)) {
+          p_ = identEnd(p_);
         } else {
           ++p_;
         }
@@ -303,19 +359,21 @@ Status TreeParser::rest(OpNode& node, int index, int depth) {
     last = p_;
     if (inSignature) lastSig = p_;
   }
-  if (inSignature) node.signature.end = lastSig;
-  take(useScratch_, useMark, node.uses);
-  if (local != 0) return parseError("unbalanced brackets in operation '" + std::string(node.name) + "'", node.whole.begin);
+done:
+  if (inSignature) node->signature.end = lastSig;
+  take(useScratch_, useMark, node->uses);
+  if (local != 0) return parseError("unbalanced brackets in operation '" + std::string(node->name) + "'", node->whole.begin);
   p_ = last;
-  node.whole.end = last;
+  node->whole.end = last;
   return okStatus();
 }
 
-Status TreeParser::region(OpNode& node, int index, int depth, TreeVec<ValueDef>& pendingArgs) {
+Status TreeParser::region(int index, int depth, TreeVec<ValueDef>& pendingArgs) {
   // Entry block arguments are written before the region (custom syntax)
   // or, for a function, in its signature.
+  const OpNode& owner = tree_.ops[index];  // not used past blockBody, which grows tree_.ops
   TreeVec<ValueDef> entryArgs =
-      node.name == "func.func" && node.regions.empty() ? node.funcArgs() : std::move(pendingArgs);
+      owner.name == "func.func" && owner.regions.empty() ? owner.funcArgs() : std::move(pendingArgs);
   Region built;
   built.whole.begin = p_;
   ++p_;
@@ -323,7 +381,7 @@ Status TreeParser::region(OpNode& node, int index, int depth, TreeVec<ValueDef>&
   if (!at('}')) return parseError("expected '}' to close the region, got " + describe(t_, p_), p_);
   ++p_;
   built.whole.end = p_;
-  node.regions.push_back(std::move(built));
+  tree_.ops[index].regions.push_back(std::move(built));
   return okStatus();
 }
 
@@ -343,7 +401,9 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
     any = false;
   };
   while (true) {
-    skipWs();
+    // After an op, where its rest() loop already found the next statement.
+    if (p_ == skipFrom_) p_ = skipTo_;
+    else skipWs();
     if (p_ >= t_.size()) {
       if (region) return parseError("unexpected end of input: the region opened here is not closed",
                                     region->whole.begin);
@@ -363,7 +423,7 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
       current.whole.begin = p_;
       size_t b = p_;
       ++p_;
-      while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+      p_ = identEnd(p_);
       skipWs();
       if (at('(')) {
         ++p_;
@@ -383,7 +443,7 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
           ++p_;
           SB_ASSIGN_OR_RETURN(a.type, typeRun());
           maybeLoc(&a.loc);
-          current.arguments.push_back(a);
+          current.arguments.push_back(std::move(a));
           skipWs();
           if (at(',')) ++p_;
         }

@@ -11,13 +11,16 @@ Result<TextSpan> TreeParser::typeRun() {
   while (p_ < t_.size()) {
     char c = t_[p_];
     if (c == ',' || c == ')' || c == '{' || c == '}' || c == '\n' || c == '\r') break;
-    if (atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') break;
+    if (c == 'l' && atWord("loc") && p_ + 3 < t_.size() && t_[p_ + 3] == '(') break;
     if (c == '<' || c == '(' || c == '[') {
       SB_TRY(skipBal());
     } else if (c == '"') {
       SB_TRY(skipStr());
     } else {
+      // Identifier bytes other than 'l' (where `loc(` may start, even
+      // inside a word) stop nothing: `tensor`, `f32`, `x` in one run.
       ++p_;
+      while (p_ < t_.size() && isIdentChar(t_[p_]) && t_[p_] != 'l') ++p_;
     }
   }
   size_t e = p_;
@@ -81,7 +84,7 @@ Status TreeParser::funcResults(FuncParts& parts) {
   if (!at('(')) {
     FuncResult r;
     SB_ASSIGN_OR_RETURN(r.type, typeRun());
-    parts.results.push_back(r);
+    parts.results.push_back(std::move(r));
     return okStatus();
   }
   // `(` may also open a function type result `((a) -> b)`; read entries.
@@ -97,7 +100,7 @@ Status TreeParser::funcResults(FuncParts& parts) {
     skipWs();
     if (at('{')) SB_TRY(dict(r.dict));
     maybeLoc(nullptr);
-    parts.results.push_back(r);
+    parts.results.push_back(std::move(r));
     skipWs();
     if (at(',')) {
       ++p_;
@@ -148,7 +151,7 @@ Status TreeParser::symbol(OpNode& op) {
     SB_TRY(skipStr());
     op.symbolName = t_.substr(b + 2, p_ - b - 3);
   } else {
-    while (p_ < t_.size() && isIdentChar(t_[p_])) ++p_;
+    p_ = identEnd(p_);
     op.symbolName = t_.substr(b + 1, p_ - b - 1);
   }
   op.symbol = {b, p_};
@@ -163,7 +166,7 @@ Status TreeParser::symbol(OpNode& op) {
 // `reducer(...)`, `attributes {...}`, `: type` and `(types) -> type` lines
 // of hand-wrapped ops stay in the op.
 bool TreeParser::continuesOnNextLine(size_t q) const {
-  q = skipBlanks(t_, q);
+  q = blanksFrom(q);
   if (q >= t_.size()) return false;
   char c = t_[q];
   if (c == '%' || c == '"' || c == '^' || c == '}' || c == ')' || c == ']' || c == '#' || c == '!') return false;

@@ -3,6 +3,7 @@
 // types, `loc(...)`). Internal to src/module/.
 #pragma once
 
+#include <iterator>
 #include <string_view>
 #include <vector>
 
@@ -26,7 +27,32 @@ class TreeParser {
 
  private:
   // --- lexing ------------------------------------------------------------------
-  void skipWs() { p_ = skipBlanks(t_, p_); }
+  // Most calls start at a byte that is neither blank nor '/', or at the
+  // one space before the next token: those cases are decided here, inline,
+  // instead of by a call into skipBlanks.
+  size_t blanksFrom(size_t q) const {
+    if (q < t_.size() && !isBlank(t_[q]) && t_[q] != '/') return q;
+    if (q + 1 < t_.size() && t_[q] == ' ' && !isBlank(t_[q + 1]) && t_[q + 1] != '/') return q + 1;
+    return skipBlanks(t_, q);
+  }
+  void skipWs() { p_ = blanksFrom(p_); }
+  // At '%': past the value name, as module_lex::skipValueName (whose loop
+  // stops at '#', which is no identifier byte).
+  size_t valueNameEnd(size_t q) const { return identEnd(q + 1); }
+  // Past the identifier bytes from `q`, four a round (names, keys and
+  // keywords are a good part of the bytes outside brackets).
+  [[gnu::always_inline]] size_t identEnd(size_t q) const {
+    const size_t n = t_.size();
+    while (q + 4 <= n) {
+      if (!isIdentChar(t_[q])) return q;
+      if (!isIdentChar(t_[q + 1])) return q + 1;
+      if (!isIdentChar(t_[q + 2])) return q + 2;
+      if (!isIdentChar(t_[q + 3])) return q + 3;
+      q += 4;
+    }
+    while (q < n && isIdentChar(t_[q])) ++q;
+    return q;
+  }
   bool at(char c) const { return p_ < t_.size() && t_[p_] == c; }
 
   // At a '{' that is the axes operand of an sdy op written
@@ -47,7 +73,21 @@ class TreeParser {
     SB_ASSIGN_OR_RETURN(p_, skipString(t_, p_));
     return okStatus();
   }
+  // At an opening bracket: past its match (skipBalanced). A bracket with
+  // nothing inside that skipBalanced acts on (`tensor<16x64xf32>`, most of
+  // the brackets outside attribute values) is passed here, without the call.
   Status skipBal() {
+    const size_t n = t_.size();
+    const char c = t_[p_];
+    if (!(c == '<' && p_ + 1 < n && t_[p_ + 1] == '=')) {
+      size_t q = p_ + 1;
+      while (q < n && !char_class::is(t_[q], char_class::kBalance)) ++q;
+      const char close = c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>';
+      if (q < n && t_[q] == close) {
+        p_ = q + 1;
+        return okStatus();
+      }
+    }
     SB_ASSIGN_OR_RETURN(p_, skipBalanced(t_, p_));
     return okStatus();
   }
@@ -61,24 +101,32 @@ class TreeParser {
   bool continuesOnNextLine(size_t q) const;
   Status checkMesh(const OpNode& node);
   Status op(int parent, int depth);
-  Status rest(OpNode& node, int index, int depth);
-  Status region(OpNode& node, int index, int depth, TreeVec<ValueDef>& pendingArgs);
+  Status opHead(OpNode& node, int parent, int depth);
+  Status rest(int index, int depth);
+  Status region(int index, int depth, TreeVec<ValueDef>& pendingArgs);
   Status blockBody(int parent, Region* region, int depth, TreeVec<ValueDef> entryArgs = {});
 
   // Scratch stacks for the vectors a node fills one entry at a time: entries
-  // go here, and the node gets an exact-size copy in the arena when it is
-  // complete (take), so no arena block is outgrown and left behind. A nested
-  // op takes its own entries before its parent goes on, which keeps each
-  // node's entries contiguous at the top of the stack.
+  // go here, and the node gets them moved into an exact-size vector in the
+  // arena when it is complete (take), so no arena block is outgrown and left
+  // behind. A nested op takes its own entries before its parent goes on,
+  // which keeps each node's entries contiguous at the top of the stack.
   template <class T>
   static void take(std::vector<T>& scratch, size_t mark, TreeVec<T>& out) {
-    out.assign(scratch.begin() + static_cast<std::ptrdiff_t>(mark), scratch.end());
+    out.assign(std::make_move_iterator(scratch.begin() + static_cast<std::ptrdiff_t>(mark)),
+               std::make_move_iterator(scratch.end()));
     scratch.resize(mark);
   }
   std::vector<AttrEntry> entryScratch_;
   std::vector<ValueUse> useScratch_;
   std::vector<ValueDef> resultScratch_;
   std::vector<int> opScratch_;
+
+  // The blanks and comments after an op end, as its rest() loop found them
+  // before deciding the op was over: blockBody's skip from `skipFrom_`
+  // (where the op ends) lands on `skipTo_` without reading them again.
+  size_t skipFrom_ = static_cast<size_t>(-1);
+  size_t skipTo_ = 0;
 
   std::string_view t_;
   size_t p_ = 0;

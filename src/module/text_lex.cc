@@ -35,41 +35,68 @@ size_t skipValueName(std::string_view t, size_t p) {
   return p;
 }
 
-Result<size_t> skipString(std::string_view t, size_t p) {
-  size_t start = p++;
-  while (p < t.size()) {
-    while (p < t.size() && !char_class::is(t[p], char_class::kString)) ++p;
-    if (p >= t.size()) break;
-    char c = t[p];
-    if (c == '"') return p + 1;
-    if (c == '\n') break;
-    if (c == '\\') {
-      ++p;
-      if (p >= t.size()) break;
-    }
-    ++p;
+namespace {
+
+// The first position at or after `p` whose byte is of class `cls`, or `n`;
+// four bytes a round, with one bound test per round.
+inline size_t skipToClass(const char* s, size_t p, size_t n, uint8_t cls) {
+  while (p + 4 <= n) {
+    if (char_class::is(s[p], cls)) return p;
+    if (char_class::is(s[p + 1], cls)) return p + 1;
+    if (char_class::is(s[p + 2], cls)) return p + 2;
+    if (char_class::is(s[p + 3], cls)) return p + 3;
+    p += 4;
   }
-  return parseError("unterminated string literal", start);
+  while (p < n && !char_class::is(s[p], cls)) ++p;
+  return p;
+}
+
+// At '"': past the closing quote, or npos for an unterminated literal (a
+// line break or the end of input before the closing quote).
+inline size_t stringEnd(const char* s, size_t p, size_t n) {
+  ++p;
+  while (true) {
+    p = skipToClass(s, p, n, char_class::kString);
+    if (p >= n) return std::string_view::npos;
+    char c = s[p];
+    if (c == '"') return p + 1;
+    if (c == '\n') return std::string_view::npos;
+    // '\\': the escaped byte, whatever it is.
+    p += 2;
+    if (p > n) return std::string_view::npos;
+  }
+}
+
+}  // namespace
+
+Result<size_t> skipString(std::string_view t, size_t p) {
+  size_t e = stringEnd(t.data(), p, t.size());
+  if (e == std::string_view::npos) return parseError("unterminated string literal", p);
+  return e;
 }
 
 Result<size_t> skipBalanced(std::string_view t, size_t p) {
   char stack[4096];
   size_t depth = 0;
   size_t start = p;
-  while (p < t.size()) {
-    while (p < t.size() && !char_class::is(t[p], char_class::kBalance)) ++p;
-    if (p >= t.size()) break;
-    char c = t[p];
+  const char* s = t.data();
+  const size_t n = t.size();
+  while (p < n) {
+    p = skipToClass(s, p, n, char_class::kBalance);
+    if (p >= n) break;
+    char c = s[p];
     switch (c) {
       case '"': {
-        SB_ASSIGN_OR_RETURN(p, skipString(t, p));
+        size_t e = stringEnd(s, p, n);
+        if (e == std::string_view::npos) return parseError("unterminated string literal", p);
+        p = e;
         continue;
       }
       case '(':
       case '[':
       case '{':
       case '<':
-        if (c == '<' && p + 1 < t.size() && t[p + 1] == '=') {
+        if (c == '<' && p + 1 < n && s[p + 1] == '=') {
           p += 2;
           continue;
         }
@@ -93,7 +120,7 @@ Result<size_t> skipBalanced(std::string_view t, size_t p) {
         if (depth == 0) return p;
         continue;
       case '-':
-        p += (p + 1 < t.size() && t[p + 1] == '>') ? 2 : 1;
+        p += (p + 1 < n && s[p + 1] == '>') ? 2 : 1;
         continue;
       default:
         ++p;
@@ -106,7 +133,7 @@ Result<size_t> skipBalanced(std::string_view t, size_t p) {
 Result<size_t> skipAttrValue(std::string_view t, size_t p) {
   size_t begin = p;
   while (p < t.size()) {
-    while (p < t.size() && !char_class::is(t[p], char_class::kValue)) ++p;
+    p = skipToClass(t.data(), p, t.size(), char_class::kValue);
     if (p >= t.size()) break;
     char c = t[p];
     if (c == ',' || c == '}') {

@@ -4,8 +4,11 @@
 #include "shardbridge/module/op_tree.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace shardbridge::module {
 namespace {
@@ -242,6 +245,127 @@ TEST(OpTree, DeepNestingIsAnErrorNotACrash) {
   auto r = parseOpTree(text);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().message, "operations nested deeper than 256 levels");
+}
+
+// The byte-level cases of the op loop (docs/performance.md, "The op-tree
+// parser"): comments between and after tokens, `loc(...)` ending a
+// signature, `->` and `<=` that open nothing, escaped quotes, one space or
+// several or tabs between tokens, CRLF line ends, a bracket pair holding a
+// string, and the statement after comment lines found where the op ended.
+TEST(OpTree, TokensBlanksAndCommentsKeepTheirSpans) {
+  const std::string text =
+      "func.func @f(%a: tensor<2xf32> loc(\"a\":1:2), %b: tensor<2xf32>) -> tensor<2xf32> {\r\n"
+      "  %0 = stablehlo.add %a,  %b\t{x = \"q\\\"}\", y = #a.b<c <= d>} : tensor<2xf32> loc(#l1) // add\n"
+      "  // a comment line\n"
+      "\n"
+      "  %1 = \"d.op\"(%0) <{p = [1, 2]}> : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  %2 = d.cmp %1 : (tensor<2xf32>) -> tensor<i1> attributes {k = 1}\n"
+      "  return %0 : tensor<2xf32>\n"
+      "}\n";
+  OpTree t = parseOk(text);
+  ASSERT_EQ(t.ops.size(), 5u);
+  const OpNode& f = t.ops[0];
+  ASSERT_EQ(f.funcArgs().size(), 2u);
+  EXPECT_EQ(f.funcArgs()[0].type.in(text), "tensor<2xf32>");
+  EXPECT_EQ(f.funcArgs()[0].loc.in(text), "loc(\"a\":1:2)");
+  EXPECT_EQ(f.funcSignature().in(text).substr(0, 61), "(%a: tensor<2xf32> loc(\"a\":1:2), %b: tensor<2xf32>) -> tensor");
+  ASSERT_EQ(f.funcResults().size(), 1u);
+  EXPECT_EQ(f.funcResults()[0].type.in(text), "tensor<2xf32>");
+
+  const OpNode& add = t.ops[1];
+  EXPECT_EQ(add.whole.in(text),
+            "%0 = stablehlo.add %a,  %b\t{x = \"q\\\"}\", y = #a.b<c <= d>} : tensor<2xf32> loc(#l1)");
+  ASSERT_EQ(add.uses.size(), 2u);
+  EXPECT_EQ(add.uses[1].span.in(text), "%b");
+  ASSERT_EQ(add.dict.entries.size(), 2u);
+  EXPECT_EQ(add.dict.entries[0].value.in(text), "\"q\\\"}\"");
+  EXPECT_EQ(add.dict.entries[1].value.in(text), "#a.b<c <= d>");
+  EXPECT_EQ(add.signature.in(text), ": tensor<2xf32>");
+  EXPECT_EQ(add.loc.in(text), "loc(#l1)");
+  EXPECT_EQ(add.line.in(text), add.whole.in(text));  // a trailing comment keeps its line
+
+  const OpNode& gen = t.ops[2];
+  EXPECT_TRUE(gen.generic);
+  EXPECT_EQ(gen.whole.begin, text.find("%1 = "));
+  EXPECT_EQ(gen.properties.in(text), "<{p = [1, 2]}>");
+  EXPECT_EQ(gen.signature.in(text), ": (tensor<2xf32>) -> tensor<2xf32>");
+  EXPECT_EQ(gen.line.in(text), "  " + std::string(gen.whole.in(text)) + "\n");
+
+  const OpNode& cmp = t.ops[3];
+  EXPECT_EQ(cmp.signature.in(text), ": (tensor<2xf32>) -> tensor<i1>");
+  EXPECT_EQ(cmp.dict.whole.in(text), "{k = 1}");
+  EXPECT_EQ(t.ops[4].name, "return");
+  ASSERT_EQ(f.regions.at(0).blocks.at(0).ops.size(), 4u);
+}
+
+TEST(OpTree, EmptyAndBlankTexts) {
+  EXPECT_TRUE(parseOk("").ops.empty());
+  EXPECT_TRUE(parseOk("  // only a comment").ops.empty());
+  // Many lines and one op: the room the parser sets aside for ops follows
+  // the lines but is capped by the size, and the tree is the same.
+  std::string text(200000, '\n');
+  text += "%0 = a.b : i32\n";
+  OpTree t = parseOk(text);
+  ASSERT_EQ(t.ops.size(), 1u);
+  EXPECT_EQ(t.ops[0].whole.begin, 200000u);
+  EXPECT_EQ(t.ops[0].signature.in(text), ": i32");
+}
+
+// Property: the blanks written between the tokens of a line (one space,
+// several, tabs) change the spans but not what is read: the same ops,
+// names, uses, dictionary entries and (blanks aside) signatures. The op
+// loop takes one space on a path of its own and longer runs on another.
+RC_GTEST_PROP(OpTree, BlanksBetweenTokensDoNotChangeTheTree, ()) {
+  const std::vector<std::vector<std::string>> lines = {
+      {"%0", "=", "stablehlo.add", "%arg0", ",", "%arg1", "{sdy.sharding", "=",
+       "#sdy.sharding_per_value<[<@mesh, [{\"x\"}, {}]>]>}", ":", "tensor<16x32xf32>"},
+      {"%1", "=", "stablehlo.dot_general", "%0", ",", "%arg1", ",", "contracting_dims", "=", "[1]", "x", "[0]", ":",
+       "(tensor<16x32xf32>,", "tensor<32x8xf32>)", "->", "tensor<16x8xf32>", "loc(\"f.py\":3:4)"},
+      {"%2:2", "=", "\"d.op\"(%1#0,", "%1)", "<{p", "=", "1}>", ":", "(tensor<16x8xf32>)", "->", "(i32,", "i32)"},
+      {"return", "%2#1", ":", "i32"},
+  };
+  auto blank = [] { return *rc::gen::element<std::string>(" ", "  ", "\t", " \t ", "    "); };
+  auto build = [&](bool random) {
+    std::string text = "func.func @f(%arg0: tensor<16x32xf32>, %arg1: tensor<32x8xf32>) -> i32 {\n";
+    for (const auto& line : lines) {
+      text += "  ";
+      for (size_t i = 0; i < line.size(); ++i) text += (i ? (random ? blank() : std::string(" ")) : "") + line[i];
+      text += "\n";
+    }
+    return text + "}\n";
+  };
+  auto squeeze = [](std::string_view s) {
+    std::string out;
+    for (char c : s)
+      if (c != ' ' && c != '\t') out += c;
+    return out;
+  };
+  const std::string plain = build(false), spaced = build(true);
+  auto a = parseOpTree(plain), b = parseOpTree(spaced);
+  RC_ASSERT(a.has_value());
+  RC_ASSERT(b.has_value());
+  RC_ASSERT(a->ops.size() == b->ops.size());
+  for (size_t i = 0; i < a->ops.size(); ++i) {
+    const OpNode &x = a->ops[i], &y = b->ops[i];
+    RC_ASSERT(x.name == y.name);
+    RC_ASSERT(x.parent == y.parent);
+    RC_ASSERT(x.uses.size() == y.uses.size());
+    for (size_t u = 0; u < x.uses.size(); ++u) {
+      RC_ASSERT(x.uses[u].name == y.uses[u].name);
+      RC_ASSERT(x.uses[u].index == y.uses[u].index);
+    }
+    RC_ASSERT(x.dict.entries.size() == y.dict.entries.size());
+    for (size_t e = 0; e < x.dict.entries.size(); ++e) {
+      RC_ASSERT(x.dict.entries[e].name == y.dict.entries[e].name);
+      RC_ASSERT(x.dict.entries[e].value.in(plain) == y.dict.entries[e].value.in(spaced));
+    }
+    RC_ASSERT(squeeze(x.signature.in(plain)) == squeeze(y.signature.in(spaced)));
+    RC_ASSERT(x.loc.in(plain) == y.loc.in(spaced));
+    RC_ASSERT(squeeze(x.properties.in(plain)) == squeeze(y.properties.in(spaced)));
+    // Each op still ends at its last token, not at the blanks after it.
+    RC_ASSERT(y.whole.end == 0 || (spaced[y.whole.end - 1] != ' ' && spaced[y.whole.end - 1] != '\t'));
+  }
+  RC_ASSERT(squeeze(a->ops[2].signature.in(plain)) == ":(tensor<16x32xf32>,tensor<32x8xf32>)->tensor<16x8xf32>");
 }
 
 }  // namespace
