@@ -16,6 +16,7 @@
 #include "shardbridge/hlo/text.h"
 #include "shardbridge/proto/op_sharding.h"
 #include "shardbridge/proto/pb/wire.h"
+#include "proto/tiled_kind_gen.h"
 
 namespace shardbridge::proto {
 namespace {
@@ -188,18 +189,7 @@ HloSharding arenaTestGenLeaf() {
         for (int64_t i = 0; i < n; ++i) devices[static_cast<size_t>(i)] = n - 1 - i;
         tiles = *hlo::TileAssignment::fromDevices(dims, devices);
       }
-      Result<HloSharding> r = makeError(ErrorCode::kInternal, "");
-      switch (*rc::gen::inRange(0, 3)) {
-        case 0: r = HloSharding::tile(tiles, md); break;
-        case 1: r = HloSharding::partialTile(tiles, md); break;
-        default: {
-          auto types = *rc::gen::container<std::vector<hlo::OpShardingType>>(
-              *rc::gen::inRange<size_t>(0, dims.size() + 1),
-              rc::gen::element(hlo::OpShardingType::kManual, hlo::OpShardingType::kReplicated,
-                               hlo::OpShardingType::kUnreduced));
-          r = HloSharding::subgroup(tiles, types, md);
-        }
-      }
+      Result<HloSharding> r = genTiledKind(tiles, dims.size(), md);
       RC_PRE(r.has_value());
       s = *r;
     }
