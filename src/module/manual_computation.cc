@@ -107,4 +107,22 @@ std::string_view shardingMesh(std::string_view sharding) {
   return sharding.substr(p, e - p);
 }
 
+std::string BodyNames::next(int module) {
+  Module& m = modules_[module];
+  if (!m.filled) {
+    m.filled = true;
+    if (const TreeVec<int>* body = tree_.bodyOps(module))
+      for (int i : *body)
+        if (tree_.ops[i].symbolName.starts_with(base_)) m.taken.insert(std::string(tree_.ops[i].symbolName));
+  }
+  if (!m.plainGiven && !m.taken.count(base_)) {
+    m.plainGiven = true;
+    return base_;
+  }
+  std::string name;
+  do name = base_ + "_" + std::to_string(m.counter++);
+  while (m.taken.count(name));
+  return name;
+}
+
 }  // namespace shardbridge::module

@@ -5,6 +5,8 @@
 // (shard-map export, the round-trip shard-map export, sharding sites).
 #pragma once
 
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,5 +48,27 @@ std::string manualAxesAttr(const std::vector<std::string>& axes);
 // as written (`@m`, `mesh<[...]>`, so that a sharding made from it names
 // the same mesh), or empty when the text names none.
 std::string_view shardingMesh(std::string_view sharding);
+
+// The names of the outlined manual-computation bodies a pass writes into a
+// module: `base`, then `base_N` with one counter per module, skipping the
+// module's own symbols, as MLIR's symbol table names a clash. Only the
+// module's symbols that start with `base` can clash (the names handed out
+// never repeat), so only those are kept.
+class BodyNames {
+ public:
+  BodyNames(const OpTree& tree, std::string_view base) : tree_(tree), base_(base) {}
+  std::string next(int module);
+
+ private:
+  struct Module {
+    bool filled = false;
+    bool plainGiven = false;  // `base` itself handed out
+    int counter = 0;
+    std::set<std::string> taken;
+  };
+  const OpTree& tree_;
+  std::string base_;
+  std::map<int, Module> modules_;
+};
 
 }  // namespace shardbridge::module

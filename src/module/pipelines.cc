@@ -5,13 +5,15 @@
 #include <map>
 #include <optional>
 
-#include "module/manual_inline.h"
 #include "module/pass.h"
+#include "module/pass_prefilters.h"
 #include "module/text_lex.h"
 #include "shardbridge/module/pipeline.h"
 
 namespace shardbridge::module {
 namespace {
+
+using namespace prefilters;
 
 struct PassDef {
   PassInfo info;
@@ -27,32 +29,6 @@ struct PassDef {
   // a list; when set, the pass runs only if it holds (and needsAny, if any).
   bool (*needs)(std::string_view text) = nullptr;
 };
-
-// The passes' prefilters (PassDef::needsAny). Each lists the words every op
-// or attribute the pass rewrites must contain.
-const std::vector<std::string_view> kNeedsManual = {"sdy.manual_computation"};
-const std::vector<std::string_view> kNeedsReduction = {"unreduced", "sdy.reduce_scatter"};
-const std::vector<std::string_view> kNeedsCallback = {"_callback"};
-const std::vector<std::string_view> kNeedsPrivate = {"private"};
-const std::vector<std::string_view> kNeedsCall = {"call @", "func.call\""};
-const std::vector<std::string_view> kNeedsWhile = {"stablehlo.while"};
-const std::vector<std::string_view> kNeedsFoldable = {"stablehlo.reshape", "stablehlo.tuple"};
-const std::vector<std::string_view> kNeedsOriginal = {"sdy.original_func_name", "sdy.func_manual_axes"};
-// A tuple type is spelled `tuple<` where it is written or where its alias is
-// defined (`!t = tuple<...>`).
-const std::vector<std::string_view> kNeedsTuple = {"tuple<"};
-// What round_trip_import_shardy_attrs.cc reads or removes: the xla.sdy.*
-// attributes and custom calls, mhlo.sharding, and sparse-offload calls.
-const std::vector<std::string_view> kNeedsShardyAttrs = {"xla.sdy.", "mhlo.sharding", "sparseoffload"};
-// The custom calls import_sdy_custom_calls.cc rewrites: @Sharding,
-// @xla.sdy.ShardingGroup, @xla.sdy.PropagationBarrier.
-const std::vector<std::string_view> kNeedsSdyCustomCalls = {"Sharding", "PropagationBarrier"};
-
-// The round-trip shard-map import: its custom calls and bodies (all named
-// xla.sdy.*), or the sdy.func_manual_axes its last step may write.
-bool roundTripShardMapImportNeeded(std::string_view text) {
-  return module_lex::contains(text, "xla.sdy.") || mayNeedFuncManualAxes(text);
-}
 
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
                           std::string onlyDefault = {}) {

@@ -129,21 +129,6 @@ class RoundTripShardMapExport {
     return sdy::printTensorShardingPerValue(sdy::TensorShardingPerValueAttr::get(sctx_, shardings));
   }
 
-  std::string nextBodyName(int module) {
-    std::set<std::string>& taken = taken_[module];
-    if (taken.empty()) {
-      taken.insert("");  // marks the set as filled
-      if (const TreeVec<int>* body = tree_.bodyOps(module))
-        for (int i : *body)
-          if (!tree_.ops[i].symbolName.empty()) taken.insert(std::string(tree_.ops[i].symbolName));
-    }
-    int& counter = counters_[module];
-    std::string name(kRoundTripBodyName);
-    while (taken.count(name)) name = std::string(kRoundTripBodyName) + "_" + std::to_string(counter++);
-    taken.insert(name);
-    return name;
-  }
-
   Result<std::string> lowerInPlace(const RoundTripManual& m) {
     const OpNode& op = tree_.ops[m.op];
     bool wholeLine = op.line.begin != op.whole.begin;
@@ -186,7 +171,7 @@ class RoundTripShardMapExport {
     bodyText += "return";
     bodyText.append(t_.substr(ret.nameSpan.end, ret.line.end - ret.nameSpan.end));
     int module = tree_.enclosingModule(m.op);
-    std::string name = nextBodyName(module);
+    std::string name = bodyNames_.next(module);
     std::string manual = manualAxesAttr(m.manualAxes);
     std::string base = op.resultDefs.empty() ? "shmap" : std::string(op.resultDefs[0].name.in(t_)).substr(1);
     std::vector<std::string> localTypes;
@@ -254,8 +239,7 @@ class RoundTripShardMapExport {
   sdy::Context sctx_;
   std::vector<RoundTripManual> manuals_;
   std::map<std::pair<int, std::string>, sdy::MeshAttr> meshes_;
-  std::map<int, int> counters_;
-  std::map<int, std::set<std::string>> taken_;
+  BodyNames bodyNames_{tree_, kRoundTripBodyName};
   std::map<int, std::vector<std::string>> outlined_;
 };
 

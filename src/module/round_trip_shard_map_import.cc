@@ -24,6 +24,8 @@
 #include "module/manual_inline.h"
 #include "module/op_types.h"
 #include "module/pass.h"
+#include "module/pass_prefilters.h"
+#include "module/text_lex.h"
 
 namespace shardbridge::module {
 namespace {
@@ -206,5 +208,11 @@ Status runRoundTripShardMapImport(PassContext& ctx) {
   // get sdy.func_manual_axes (for sdy-unflatten-call-graph).
   return setFuncManualAxes(ctx);
 }
+
+namespace prefilters {
+bool roundTripShardMapImportNeeded(std::string_view text) {
+  return module_lex::contains(text, "xla.sdy.") || mayNeedFuncManualAxes(text);
+}
+}  // namespace prefilters
 
 }  // namespace shardbridge::module

@@ -332,28 +332,6 @@ class ShardMapExport {
     return r;
   }
 
-  // The next free body name of `module`: kBodyName, then kBodyName_N with
-  // one counter per module, skipping the module's own symbols. Only the
-  // module's symbols named like a body can clash (the names handed out never
-  // repeat), so only those are kept.
-  std::string nextBodyName(int module) {
-    Names& names = bodyNames_[module];
-    if (!names.filled) {
-      names.filled = true;
-      if (const TreeVec<int>* body = tree_.bodyOps(module))
-        for (int i : *body)
-          if (tree_.ops[i].symbolName.starts_with(kBodyName)) names.taken.insert(std::string(tree_.ops[i].symbolName));
-    }
-    std::string name(kBodyName);
-    if (!names.plainGiven && !names.taken.count(name)) {
-      names.plainGiven = true;
-      return name;
-    }
-    do name = std::string(kBodyName) + "_" + std::to_string(names.counter++);
-    while (names.taken.count(name));
-    return name;
-  }
-
   static std::string dictText(const std::vector<std::pair<std::string, std::string>>& entries) {
     size_t size = 2;
     for (const auto& [key, value] : entries) size += key.size() + value.size() + 5;
@@ -411,7 +389,7 @@ class ShardMapExport {
     // The body first: nested manual computations are numbered before this one.
     SB_ASSIGN_OR_RETURN(std::string bodyText, renderRange(inner));
     int module = tree_.enclosingModule(m.op);
-    std::string name = nextBodyName(module);
+    std::string name = bodyNames_.next(module);
     const std::string& base = m.base;
     bool constraints = ctx_.flag("create-hlo-sharding-constraints");
     std::string manualRegion = m.region.empty() ? "" : manualAxesAttr(m.region);
@@ -602,13 +580,7 @@ class ShardMapExport {
   std::vector<std::pair<TextSpan, std::string>> resultWraps_;
   Rewriter leaf_{""};
   std::vector<const Rewriter::Edit*> sortedLeaves_;
-  struct Names {
-    bool filled = false;
-    bool plainGiven = false;  // kBodyName itself handed out
-    int counter = 0;
-    std::set<std::string> taken;  // the module's own symbols that start with kBodyName
-  };
-  std::map<int, Names> bodyNames_;
+  BodyNames bodyNames_{tree_, kBodyName};
   std::map<int, std::vector<std::pair<std::string, size_t>>> outlined_;  // body, manual computation
 };
 
