@@ -4,6 +4,7 @@
 #include "module/tree_scan.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "module/text_lex.h"
 
@@ -15,13 +16,16 @@ using module::OpNode;
 using module::OpTree;
 using module::TextSpan;
 
-enum class EventKind : uint8_t { kModuleDict, kModuleBody, kMesh, kArg, kResult, kOpDict, kOtherSdy };
+enum class EventKind : uint8_t {
+  kModuleDict, kModuleBody, kMesh, kArg, kResult, kOpDict, kOtherSdy, kConstraint, kManual
+};
 
 struct Event {
   size_t pos;
   EventKind kind;
   int op;
-  int index;  // kArg / kResult
+  int index;  // kArg / kResult; kConstraint / kManual: into the read ops
+  int scope;  // the manual scope in force (index into the scopes), 0 outside
 };
 
 Span relative(TextSpan s, size_t base) { return {s.begin - base, s.end - base}; }
@@ -98,6 +102,155 @@ size_t attributesKeyword(std::string_view t, size_t dictBegin) {
   return p;
 }
 
+
+// A bracketed span both the scanner's and module_lex's skipBalanced read
+// alike: only the scanner's skips `//` comments, and it rejects a string
+// literal broken across lines, so spans holding `//` or a line break are
+// left to the scanner.
+bool balancedAt(std::string_view t, size_t p, size_t& end) {
+  auto close = module_lex::skipBalanced(t, p);
+  if (!close) return false;
+  for (size_t i = p; i < *close; ++i) {
+    char c = t[i];
+    if (c == '\n' || c == '\r' || (c == '/' && i + 1 < *close && t[i + 1] == '/')) return false;
+  }
+  end = *close;
+  return true;
+}
+
+// Whether only spaces and tabs lie between the line's start and `p`: the
+// scanner reads a statement only at a line's start (or after a `{` / `}`,
+// not relied on here).
+bool startsLine(std::string_view t, size_t p) {
+  while (p > 0 && (t[p - 1] == ' ' || t[p - 1] == '\t')) --p;
+  return p == 0 || t[p - 1] == '\n' || t[p - 1] == '\r';
+}
+
+// After the type or signature ending at `p`: only a `loc(...)` up to the
+// op's end, so that the scanner's main loop meets nothing more of the op.
+bool onlyLocAfter(std::string_view t, const OpNode& op, size_t p) {
+  size_t q = module_lex::skipBlanks(t, p);
+  if (q >= op.whole.end) return true;
+  if (t.substr(q, 4) != "loc(") return false;
+  size_t end = 0;
+  return balancedAt(t, q + 3, end) && end == op.whole.end;
+}
+
+// The custom form `sdy.sharding_constraint %x <sharding> : type`, read as
+// Scanner::parseConstraint (src/module/scanner_ops.cc) does, absolute
+// offsets; false for anything else (a dictionary, a function type,
+// anything the scanner would reject), which the scanner then reads.
+bool readConstraint(std::string_view t, const OpNode& op, ConstraintOp& out) {
+  if (op.dict.present() || op.dictCount != 0 || !op.regions.empty()) return false;
+  size_t p = module_lex::skipBlanks(t, op.nameSpan.end);
+  if (p >= t.size() || t[p] != '%') return false;
+  size_t b = p++;
+  while (p < t.size() && (module_lex::isIdentChar(t[p]) || t[p] == '#')) ++p;
+  out.operand = {b, p};
+  p = module_lex::skipBlanks(t, p);
+  if (p >= t.size() || t[p] != '<') return false;
+  size_t end = 0;
+  if (!balancedAt(t, p, end)) return false;
+  out.sharding = {p, end};
+  p = module_lex::skipBlanks(t, end);
+  if (p >= t.size() || t[p] != ':') return false;
+  p = module_lex::skipBlanks(t, p + 1);
+  // Scanner::readType on a plain type: `!`, identifier, optional `<...>`.
+  b = p;
+  if (p < t.size() && t[p] == '!') ++p;
+  while (p < t.size() && module_lex::isIdentChar(t[p])) ++p;
+  if (p == b || t[b] == '(') return false;
+  if (p < t.size() && t[p] == '<') {
+    if (!balancedAt(t, p, end)) return false;
+    p = end;
+  }
+  out.type = {b, p};
+  out.op = {op.nameSpan.begin, p};
+  return onlyLocAfter(t, op, p);
+}
+
+// The custom form `sdy.manual_computation(ops) in_shardings=[...]
+// out_shardings=[...] manual_axes={...} (args) {body}`, read as
+// Scanner::parseManualComputation does, absolute offsets; false otherwise.
+bool readManual(std::string_view t, const OpNode& op, ManualComputationOp& out) {
+  // The tree reads `manual_axes={...}` as the op's dictionary; any other
+  // dictionary (one after the body) is the scanner's to attribute.
+  if (op.dictCount > (op.dict.present() ? 1 : 0) || op.regions.size() != 1) return false;
+  size_t p = module_lex::skipBlanks(t, op.nameSpan.end);
+  size_t end = 0;
+  if (p >= t.size() || t[p] != '(' || !balancedAt(t, p, end)) return false;
+  p = end;
+  auto keyword = [&](std::string_view word) {
+    p = module_lex::skipBlanks(t, p);
+    size_t b = p;
+    while (p < t.size() && module_lex::isIdentChar(t[p])) ++p;
+    if (t.substr(b, p - b) != word) return false;
+    p = module_lex::skipBlanks(t, p);
+    if (p >= t.size() || t[p] != '=') return false;
+    ++p;
+    return true;
+  };
+  auto shardings = [&](std::vector<Span>& list) {
+    p = module_lex::skipBlanks(t, p);
+    if (p >= t.size() || t[p] != '[') return false;
+    p = module_lex::skipBlanks(t, p + 1);
+    if (p < t.size() && t[p] == ']') {
+      ++p;
+      return true;
+    }
+    while (true) {
+      p = module_lex::skipBlanks(t, p);
+      if (p >= t.size() || t[p] != '<' || !balancedAt(t, p, end)) return false;
+      list.push_back({p, end});
+      p = module_lex::skipBlanks(t, end);
+      if (p < t.size() && t[p] == ',') {
+        ++p;
+        continue;
+      }
+      if (p >= t.size() || t[p] != ']') return false;
+      ++p;
+      return true;
+    }
+  };
+  if (!keyword("in_shardings") || !shardings(out.inShardings)) return false;
+  if (!keyword("out_shardings") || !shardings(out.outShardings)) return false;
+  if (!keyword("manual_axes")) return false;
+  p = module_lex::skipBlanks(t, p);
+  if (p >= t.size() || t[p] != '{') return false;
+  out.manualAxesSpan.begin = p;
+  p = module_lex::skipBlanks(t, p + 1);
+  if (p < t.size() && t[p] == '}') {
+    ++p;
+  } else {
+    while (true) {
+      p = module_lex::skipBlanks(t, p);
+      if (p >= t.size() || t[p] != '"') return false;
+      auto close = module_lex::skipString(t, p);
+      if (!close) return false;
+      std::string_view literal = t.substr(p, *close - p);
+      if (literal.find_first_of("\n\r") != std::string_view::npos) return false;
+      auto name = decodeStringLiteral(literal);
+      if (!name) return false;
+      out.manualAxes.push_back(std::move(*name));
+      p = module_lex::skipBlanks(t, *close);
+      if (p < t.size() && t[p] == ',') {
+        ++p;
+        continue;
+      }
+      if (p >= t.size() || t[p] != '}') return false;
+      ++p;
+      break;
+    }
+  }
+  out.manualAxesSpan.end = p;
+  if (op.dict.present() && (op.dict.whole.begin != out.manualAxesSpan.begin || op.dict.whole.end != p)) return false;
+  p = module_lex::skipBlanks(t, p);
+  if (p >= t.size() || t[p] != '(' || !balancedAt(t, p, end)) return false;
+  p = module_lex::skipBlanks(t, end);
+  out.offset = op.nameSpan.begin;
+  return p == op.regions[0].whole.begin;
+}
+
 }  // namespace
 
 Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, ScanSummary* summary) {
@@ -110,53 +263,90 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
   // The scanner's summary: the first op of the first top-level module's
   // body, or a top-level op before any module.
   ScanSummary found;
+  auto topInSpanOf = [&](const OpNode& op) {
+    return op.parent < 0 || !within(tree.ops[static_cast<size_t>(op.parent)], span);
+  };
   auto noteFirst = [&](const OpNode& op) {
     if (found.firstStatement == std::string_view::npos) found.firstStatement = op.whole.begin - base;
   };
+  // The manual scopes as the scanner pushes them (Scanner::
+  // parseManualComputation, src/module/scanner_ops.cc): one per custom-form
+  // manual computation, holding the axes of the enclosing ones then its
+  // own, in force inside its body only; 0 is the scope outside. A deque, so
+  // that the events' pointers stay put.
+  std::deque<ManualScope> scopes(1);
+  // The scope in force in each op's regions: a manual computation's own,
+  // else the one its events see.
+  std::vector<int> bodyScope(tree.ops.size(), 0);
+  std::vector<ConstraintOp> constraints;
+  std::vector<ManualComputationOp> manuals;
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[static_cast<size_t>(i)];
     if (!within(op, span)) continue;
+    int scope = op.parent >= 0 ? bodyScope[static_cast<size_t>(op.parent)] : 0;
+    bodyScope[static_cast<size_t>(i)] = scope;
     bool custom = !op.generic;
-    if (custom && (op.name == "sdy.sharding_constraint" || op.name == "sdy.manual_computation")) return false;
+    if (custom && op.name == "sdy.sharding_constraint") {
+      ConstraintOp c;
+      if (!startsLine(full, op.whole.begin) || !readConstraint(full, op, c)) return false;
+      events.push_back({op.nameSpan.begin, EventKind::kConstraint, i, static_cast<int>(constraints.size()), scope});
+      constraints.push_back(c);
+      if ((topInSpanOf(op) && !sawModule) || (firstModule >= 0 && op.parent == firstModule)) noteFirst(op);
+      continue;
+    }
+    if (custom && op.name == "sdy.manual_computation") {
+      ManualComputationOp m;
+      if (!startsLine(full, op.whole.begin) || !readManual(full, op, m)) return false;
+      ManualScope inner;
+      inner.axes = scopes[static_cast<size_t>(scope)].axes;
+      inner.axes.insert(inner.axes.end(), m.manualAxes.begin(), m.manualAxes.end());
+      inner.computation = static_cast<int>(manuals.size());
+      bodyScope[static_cast<size_t>(i)] = static_cast<int>(scopes.size());
+      scopes.push_back(std::move(inner));
+      events.push_back({op.nameSpan.begin, EventKind::kManual, i, static_cast<int>(manuals.size()), scope});
+      manuals.push_back(std::move(m));
+      if ((topInSpanOf(op) && !sawModule) || (firstModule >= 0 && op.parent == firstModule)) noteFirst(op);
+      continue;
+    }
     if (op.dictCount > (op.dict.present() ? 1 : 0)) return false;
     // The generic form's dictionary after a region: the scanner attributes
     // it to the region's last op.
     if (op.generic && op.dict.present() && !op.regions.empty() && op.dict.whole.begin > op.regions[0].whole.begin)
       return false;
-    bool topInSpan = op.parent < 0 || !within(tree.ops[static_cast<size_t>(op.parent)], span);
+    bool topInSpan = topInSpanOf(op);
     bool isModule = custom && op.name == "module" && op.resultDefs.empty();
     if ((topInSpan && !sawModule && !isModule) || (firstModule >= 0 && op.parent == firstModule)) noteFirst(op);
     if (isModule) {
       if (op.dict.present()) {
         if (attributesKeyword(full, op.dict.whole.begin) == std::string_view::npos) return false;
-        events.push_back({op.dict.whole.begin, EventKind::kModuleDict, i, 0});
+        events.push_back({op.dict.whole.begin, EventKind::kModuleDict, i, 0, scope});
       }
       if (topInSpan && !sawModule && !op.regions.empty()) {
         sawModule = true;
         firstModule = i;
         found.explicitModule = true;
         found.moduleBodyStart = op.regions[0].whole.begin + 1 - base;
-        events.push_back({op.regions[0].whole.begin, EventKind::kModuleBody, i, 0});
+        events.push_back({op.regions[0].whole.begin, EventKind::kModuleBody, i, 0, scope});
       }
       continue;
     }
     if (custom && op.name == "func.func" && op.resultDefs.empty()) {
       for (size_t a = 0; a < op.funcArgs().size(); ++a)
         if (op.funcArgs()[a].dict.present() && mayInterest(op.funcArgs()[a].dict))
-          events.push_back({op.funcArgs()[a].dict.whole.begin, EventKind::kArg, i, static_cast<int>(a)});
+          events.push_back({op.funcArgs()[a].dict.whole.begin, EventKind::kArg, i, static_cast<int>(a), scope});
       for (size_t r = 0; r < op.funcResults().size(); ++r)
         if (op.funcResults()[r].dict.present() && mayInterest(op.funcResults()[r].dict))
-          events.push_back({op.funcResults()[r].dict.whole.begin, EventKind::kResult, i, static_cast<int>(r)});
+          events.push_back({op.funcResults()[r].dict.whole.begin, EventKind::kResult, i, static_cast<int>(r), scope});
       continue;
     }
     if (custom && op.name == "sdy.mesh" && op.resultDefs.empty()) {
-      events.push_back({op.whole.begin, EventKind::kMesh, i, 0});
+      events.push_back({op.whole.begin, EventKind::kMesh, i, 0, scope});
       continue;
     }
     if (custom && op.name.starts_with("sdy.") && op.name != "sdy.return")
-      events.push_back({op.nameSpan.begin, EventKind::kOtherSdy, i, 0});
+      events.push_back({op.nameSpan.begin, EventKind::kOtherSdy, i, 0, scope});
     if (op.dict.present() && mayInterest(op.dict))
-      events.push_back({op.dict.whole.begin, EventKind::kOpDict, i, 0});
+      events.push_back({op.dict.whole.begin, EventKind::kOpDict, i, 0, scope});
   }
   bool values = visitor.wantsValueDicts();
   auto dictOf = [&](const Event& ev) -> const AttrDictNode* {
@@ -191,7 +381,6 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
   for (size_t e = 0; e < order.size(); ++e) order[e] = e;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return events[a].pos < events[b].pos; });
 
-  static const ManualScope kNoManual;
   AttrDict scratch;  // the dictionary being reported, when not converted early
   module_detail::OpTypeReader types(text);
   for (size_t e : order) {
@@ -210,7 +399,7 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
     const AttrDict& dict = converted ? *converted : scratch;
     ValueDict vd;
     vd.dict = &dict;
-    vd.manual = &kNoManual;
+    vd.manual = &scopes[static_cast<size_t>(ev.scope)];
     switch (ev.kind) {
       case EventKind::kModuleDict:
         if (!isInterestingDict(dict)) break;
@@ -261,6 +450,28 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
       case EventKind::kOtherSdy:
         SB_TRY(visitor.onOtherSdyOp(op.name, op.nameSpan.begin - base));
         break;
+      case EventKind::kConstraint: {
+        const ConstraintOp& c = constraints[static_cast<size_t>(ev.index)];
+        ConstraintOp out;
+        out.op = relative(TextSpan{c.op.begin, c.op.end}, base);
+        out.results = op.results.in(full);
+        out.operand = relative(TextSpan{c.operand.begin, c.operand.end}, base);
+        out.sharding = relative(TextSpan{c.sharding.begin, c.sharding.end}, base);
+        out.type = relative(TextSpan{c.type.begin, c.type.end}, base);
+        out.manual = vd.manual;
+        SB_TRY(visitor.onConstraint(out));
+        break;
+      }
+      case EventKind::kManual: {
+        ManualComputationOp& m = manuals[static_cast<size_t>(ev.index)];
+        m.offset -= base;
+        m.results = op.results.in(full);
+        for (Span& s : m.inShardings) s = {s.begin - base, s.end - base};
+        for (Span& s : m.outShardings) s = {s.begin - base, s.end - base};
+        m.manualAxesSpan = {m.manualAxesSpan.begin - base, m.manualAxesSpan.end - base};
+        SB_TRY(visitor.onManualComputation(m));
+        break;
+      }
     }
   }
   if (summary) *summary = found;

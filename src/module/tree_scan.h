@@ -14,14 +14,16 @@ namespace shardbridge::module_detail {
 // offset relative to span.begin: onModule and onDict(kModule) for the first
 // top-level `module` op, onMesh, onDict for the interesting dictionaries
 // (isInterestingDict) of func arguments, func results and ops, and
-// onOtherSdyOp, in text order.
+// onOtherSdyOp, onConstraint and onManualComputation (custom form), in
+// text order, each dictionary with the manual scope the scanner gives it.
 //
 // Returns false, having called nothing, when the span holds a construct
 // whose events this walk does not reproduce exactly; the caller then scans
-// the text: an sdy.sharding_constraint or sdy.manual_computation (they
-// carry spans and manual scopes the tree does not hold), an op with more
-// than one dictionary outside its regions, or a `mhlo.frontend_attributes`
-// dictionary that nests another one.
+// the text: an sdy.sharding_constraint or sdy.manual_computation not in the
+// common spelling (a dictionary, a function type, a comment or line break
+// inside its brackets, not at a line's start, anything the scanner would
+// reject), an op with more than one dictionary outside its regions, or a
+// `mhlo.frontend_attributes` dictionary that nests another one.
 // `summary`, when given, receives what scanText returns.
 // Errors: the visitor's, and OpTypeReader's on a malformed type.
 Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor,

@@ -129,6 +129,123 @@ Comparison compareImports(const std::string& text) {
       [](const OpTree& tree, TextSpan span, int v) { return importModuleOnTree(tree, span, importVariant(v)); });
 }
 
+// Every event and every field a visitor sees, written out, so that the
+// scan's and the walk's can be compared whole (spans as offsets, scopes by
+// their axes and computation).
+class RecordingVisitor : public module_detail::ScanVisitor {
+ public:
+  RecordingVisitor(std::string_view text, bool values) : t_(text), values_(values) {}
+  bool wantsValueDicts() const override { return values_; }
+  Status onModule(const module_detail::ModuleInfo& m) override {
+    log += "module " + std::to_string(m.explicitModule) + " " + std::to_string(m.bodyStart) + "\n";
+    return okStatus();
+  }
+  Status onMesh(const module_detail::MeshOp& m) override {
+    log += "mesh " + std::string(m.name) + span(m.statement) + span(m.body) + "\n";
+    return okStatus();
+  }
+  Status onDict(const module_detail::ValueDict& vd) override {
+    // The fields of the dictionary's kind (the scanner leaves the others as
+    // the previous dictionary set them; no consumer reads them).
+    log += "dict " + std::to_string(static_cast<int>(vd.kind)) + span(vd.dict->whole);
+    if (vd.kind == module_detail::SiteKind::kArg || vd.kind == module_detail::SiteKind::kResult)
+      log += " " + std::string(vd.funcName) + " " + std::to_string(vd.index) + " " + std::string(vd.argName);
+    if (vd.kind == module_detail::SiteKind::kOp)
+      log += " [" + std::string(vd.opResults) + "] " + std::string(vd.opName) + " " + std::to_string(vd.opOffset);
+    if (vd.kind == module_detail::SiteKind::kModule) log += " kw=" + std::to_string(vd.attributesKeyword);
+    if (vd.kind != module_detail::SiteKind::kModule) {
+      log += " known=" + std::to_string(vd.typesKnown);
+      for (const module_detail::Span& ty : vd.types) log += span(ty);
+    }
+    log += scope(vd.manual) + "\n";
+    for (const module_detail::DictEntry& e : vd.dict->entries)
+      log += "  entry" + span(e.whole) + span(e.key) + span(e.value) + " " + std::to_string(e.nested) + "\n";
+    return okStatus();
+  }
+  Status onConstraint(const module_detail::ConstraintOp& c) override {
+    log += "constraint" + span(c.op) + " [" + std::string(c.results) + "]" + span(c.operand) + span(c.sharding) +
+           span(c.type) + scope(c.manual) + "\n";
+    return okStatus();
+  }
+  Status onManualComputation(const module_detail::ManualComputationOp& m) override {
+    log += "manual " + std::to_string(m.offset) + " [" + std::string(m.results) + "] in";
+    for (const module_detail::Span& x : m.inShardings) log += span(x);
+    log += " out";
+    for (const module_detail::Span& x : m.outShardings) log += span(x);
+    log += " axes";
+    for (const std::string& a : m.manualAxes) log += " " + a;
+    log += span(m.manualAxesSpan) + "\n";
+    return okStatus();
+  }
+  Status onOtherSdyOp(std::string_view name, size_t offset) override {
+    log += "other " + std::string(name) + " " + std::to_string(offset) + "\n";
+    return okStatus();
+  }
+  std::string log;
+
+ private:
+  std::string span(module_detail::Span s) const {
+    return " " + std::to_string(s.begin) + ":" + std::to_string(s.end) + "'" + std::string(s.in(t_)) + "'";
+  }
+  static std::string scope(const module_detail::ManualScope* m) {
+    if (!m) return " scope=null";
+    std::string s = " scope=" + std::to_string(m->computation) + "{";
+    for (const std::string& a : m->axes) s += a + ",";
+    return s + "}";
+  }
+  std::string_view t_;
+  bool values_;
+};
+
+struct EventComparison {
+  int walked = 0;
+  std::string mismatch;
+};
+
+// scanText's and scanTree's events (both with and without value
+// dictionaries) and summaries on every module span of `text`.
+EventComparison compareEvents(const std::string& text) {
+  EventComparison c;
+  auto tree = parseOpTree(text);
+  if (!tree) {
+    c.mismatch = "no op tree: " + tree.error().message;
+    return c;
+  }
+  for (TextSpan span : moduleSpans(*tree)) {
+    std::string_view sub = span.in(tree->text);
+    for (bool values : {true, false}) {
+      RecordingVisitor scanned(sub, values), walked(sub, values);
+      auto s = module_detail::scanText(sub, scanned);
+      module_detail::ScanSummary summary;
+      auto w = module_detail::scanTree(*tree, span, walked, &summary);
+      if (!w) {
+        // The walk's errors are the scanner's too (a malformed type or mesh).
+        if (s && c.mismatch.empty()) c.mismatch = "walk failed where the scan did not: " + w.error().message;
+        continue;
+      }
+      if (!*w) {
+        if (!walked.log.empty() && c.mismatch.empty()) c.mismatch = "fell back after reporting:\n" + walked.log;
+        continue;
+      }
+      if (values) ++c.walked;
+      std::string a = scanned.log, b = walked.log;
+      if (s) {
+        a += "summary " + std::to_string(s->firstStatement) + " " + std::to_string(s->explicitModule) + " " +
+             std::to_string(s->moduleBodyStart);
+        b += "summary " + std::to_string(summary.firstStatement) + " " + std::to_string(summary.explicitModule) +
+             " " + std::to_string(summary.moduleBodyStart);
+      } else {
+        // The walk stops at no error the scan meets later; what it reported up
+        // to there must agree.
+        b = b.substr(0, a.size());
+      }
+      if (a != b && c.mismatch.empty())
+        c.mismatch = "--- scan\n" + a + "\n--- tree\n" + b + "\n--- input\n" + std::string(sub);
+    }
+  }
+  return c;
+}
+
 testgen::GeneratedModule treeScanModule() {
   testgen::ModuleGenerator gen([](int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); });
   return gen.generate();
@@ -150,9 +267,12 @@ RC_GTEST_PROP(TreeScanProperty, ExportOnTreeEqualsTheScanInBothPipelines, ()) {
   std::string roundTrip = beforeExportShardings(m.text, kRoundTripSteps);
   RC_CLASSIFY(roundTrip.empty(), "round-trip steps rejected the module");
   if (!roundTrip.empty()) RC_ASSERT(compareExports(roundTrip).mismatch == "");
-  // The generated module itself has constraints and manual computations:
-  // the scan is used, with the same results.
+  // The generated module itself has constraints and (nested) manual
+  // computations: the walk gives the scan's events and results.
   RC_ASSERT(compareExports(m.text).mismatch == "");
+  EventComparison e = compareEvents(m.text);
+  RC_ASSERT(e.mismatch == "");
+  RC_CLASSIFY(e.walked == 0, "the walk left the generated module to the scan");
 }
 
 // The import side: what `--to hlo` and `--to hlo --round-trip` write, and
@@ -171,24 +291,158 @@ RC_GTEST_PROP(TreeScanProperty, ImportOnTreeEqualsTheScan, ()) {
       RC_ASSERT(c.walked == static_cast<int>(moduleSpans(*parseOpTree(exported->text)).size()));
   }
   RC_ASSERT(compareImports(m.text).mismatch == "");
+  RC_ASSERT(compareEvents(m.text).mismatch == "");
 }
 
-TEST(TreeScan, FallsBackOnConstraintsAndManualComputations) {
+// A custom-form constraint is read off the tree, with the scanner's spans.
+TEST(TreeScan, WalksConstraints) {
   const std::string constraint =
       "sdy.mesh @mesh = <[\"x\"=2]>\n"
       "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-      "  %0 = sdy.sharding_constraint %a <@mesh, [{\"x\"}]> : tensor<4xf32>\n"
+      "  %0 = sdy.sharding_constraint %a <@mesh, [{\"x\"}]> : tensor<4xf32> loc(\"c\")\n"
       "  return %0 : tensor<4xf32>\n}\n";
+  EventComparison e = compareEvents(constraint);
+  EXPECT_EQ(e.mismatch, "");
+  EXPECT_EQ(e.walked, 1);
+  Comparison c = compareExports(constraint);
+  EXPECT_EQ(c.mismatch, "");
+  EXPECT_EQ(c.walked, 1);
   auto tree = parseOpTree(constraint);
-  ASSERT_TRUE(tree.has_value());
-  module_detail::ScanVisitor none;
-  auto took = module_detail::scanTree(*tree, {0, constraint.size()}, none);
-  ASSERT_TRUE(took.has_value());
-  EXPECT_FALSE(*took);
   auto viaTree = exportModuleOnTree(*tree, {0, constraint.size()}, {});
   ASSERT_TRUE(viaTree.has_value());
-  EXPECT_EQ(viaTree->text, exportModule(constraint, {})->text);
   EXPECT_NE(viaTree->text.find("@Sharding"), std::string::npos);
+}
+
+// Nested manual computations with constraints and sharded ops inside and
+// outside, sharded block arguments of a body, empty manual axes, `%0:2`
+// results, a module with attributes and several modules per file.
+TEST(TreeScan, WalksNestedManualComputations) {
+  const std::string text =
+      "module @m attributes {mhlo.num_partitions = 8 : i32} {\n"
+      "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2, \"z\"=2]>\n"
+      "  func.func @f(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}, %b: tensor<8x8xf32>)"
+      " -> (tensor<8x8xf32>, tensor<8x8xf32>) {\n"
+      "    %c = sdy.sharding_constraint %a <@mesh, [{\"x\", \"y\"}, {}]> : tensor<8x8xf32>\n"
+      "    %0:2 = sdy.manual_computation(%c, %b) in_shardings=[<@mesh, [{\"x\"}, {}]>, <@mesh, [{}, {}]>] "
+      "out_shardings=[<@mesh, [{\"x\"}, {}]>, <@mesh, [{}, {\"y\"}]>] manual_axes={\"x\"} "
+      "(%arg1: tensor<4x8xf32>, %arg2: tensor<8x8xf32>) {\n"
+      "      %1 = stablehlo.abs %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {\"y\"}]>]>} : "
+      "tensor<4x8xf32>\n"
+      "      %2 = sdy.sharding_constraint %1 <@mesh, [{}, {\"z\"}]> : tensor<4x8xf32>\n"
+      "      %3 = sdy.manual_computation(%2) in_shardings=[<@mesh, [{}, {\"y\"}]>] "
+      "out_shardings=[<@mesh, [{}, {\"y\"}]>] manual_axes={\"y\", \"z\"} (%arg3: tensor<4x4xf32>) {\n"
+      "        %4 = sdy.sharding_constraint %arg3 <@mesh, [{}, {}]> : tensor<4x4xf32>\n"
+      "        %5 = stablehlo.negate %4 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : "
+      "tensor<4x4xf32>\n"
+      "        sdy.return %5 : tensor<4x4xf32>\n"
+      "      } : (tensor<4x8xf32>) -> tensor<4x8xf32>\n"
+      "      %6 = stablehlo.reduce(%3 init: %arg2) applies stablehlo.add across dimensions = [1] : "
+      "(tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4xf32>\n"
+      "      %7 = sdy.manual_computation(%arg2) in_shardings=[<@mesh, [{}, {}]>] out_shardings=[<@mesh, [{}, {}]>] "
+      "manual_axes={} (%arg4: tensor<8x8xf32>) {\n"
+      "        %8 = stablehlo.abs %arg4 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"z\"}, {}]>]>} : "
+      "tensor<8x8xf32>\n"
+      "        sdy.return %8 : tensor<8x8xf32>\n"
+      "      } : (tensor<8x8xf32>) -> tensor<8x8xf32>\n"
+      "      %9 = \"stablehlo.case\"(%arg2) ({\n"
+      "      ^bb0(%q: tensor<8x8xf32>):\n"
+      "        stablehlo.return %q : tensor<8x8xf32>\n"
+      "      }) : (tensor<8x8xf32>) -> tensor<8x8xf32>\n"
+      "      sdy.return %3, %7 : tensor<4x8xf32>, tensor<8x8xf32>\n"
+      "    } : (tensor<8x8xf32>, tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>)\n"
+      "    %10 = stablehlo.add %0#0, %0#1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\"}, {}]>]>} : "
+      "tensor<8x8xf32>\n"
+      "    %11 = sdy.sharding_constraint %10 <@mesh, [{}, {\"x\"}]> : tensor<8x8xf32>\n"
+      "    return %11, %0#1 : tensor<8x8xf32>, tensor<8x8xf32>\n"
+      "  }\n"
+      "}\n"
+      "module @n {\n"
+      "  sdy.mesh @mesh = <[\"x\"=2]>\n"
+      "  func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "    %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, [{\"x\"}]>] "
+      "manual_axes={\"x\"} (%arg1: tensor<2xf32>) {\n"
+      "      func.func private @inner(%p: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> tensor<2xf32>\n"
+      "      sdy.return %arg1 : tensor<2xf32>\n"
+      "    } : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "    return %0 : tensor<4xf32>\n"
+      "  }\n"
+      "}\n";
+  EventComparison e = compareEvents(text);
+  EXPECT_EQ(e.mismatch, "");
+  EXPECT_EQ(e.walked, 2);
+  Comparison c = compareExports(text);
+  EXPECT_EQ(c.mismatch, "");
+  EXPECT_EQ(c.walked, 2);
+  EXPECT_EQ(compareImports(text).mismatch, "");
+  // The scopes the events carry: checked against the scanner above, and
+  // here that they are not all empty (the comparison could not fail else).
+  auto tree = parseOpTree(text);
+  RecordingVisitor walked(tree->text, true);
+  ASSERT_TRUE(*module_detail::scanTree(*tree, tree->ops[0].whole, walked));
+  EXPECT_NE(walked.log.find("scope=1{x,y,z,}"), std::string::npos) << walked.log;
+  EXPECT_NE(walked.log.find("scope=2{x,}"), std::string::npos) << walked.log;
+  std::string first = "manual " + std::to_string(text.find("sdy.manual_computation")) + " [%0:2]";
+  EXPECT_NE(walked.log.find(first), std::string::npos) << walked.log;
+}
+
+// Sharded block arguments of a manual computation's body (the scanner
+// skips its argument list; the op tree rejects a dictionary in a `^bb`
+// label), a block label inside the body, and a body argument's `loc`
+// naming a file path: the same events and conversions either way.
+TEST(TreeScan, SameEventsWithShardedBodyArguments) {
+  const std::string text =
+      "sdy.mesh @mesh = <[\"x\"=2]>\n"
+      "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, [{\"x\"}]>] "
+      "manual_axes={\"x\"} (%b: tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {\n"
+      "    %1 = \"stablehlo.case\"(%b) ({\n"
+      "    ^bb0(%q: tensor<2xf32>):\n"
+      "      stablehlo.return %q : tensor<2xf32>\n"
+      "    }) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "    sdy.return %1 : tensor<2xf32>\n"
+      "  } : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  %2 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, [{\"x\"}]>] "
+      "manual_axes={\"x\"} (%c: tensor<2xf32> loc(\"/tmp/a.py\":1:2)) {\n"
+      "    %3 = sdy.sharding_constraint %c <@mesh, [{}]> : tensor<2xf32>\n"
+      "    sdy.return %3 : tensor<2xf32>\n"
+      "  } : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return %2 : tensor<4xf32>\n}\n";
+  EXPECT_EQ(compareEvents(text).mismatch, "");
+  EXPECT_EQ(compareExports(text).mismatch, "");
+  EXPECT_EQ(compareImports(text).mismatch, "");
+}
+
+// Spellings the walk leaves to the scanner: it gives up before reporting
+// anything, and the conversion is the scan's (errors included).
+TEST(TreeScan, LeavesOddConstraintsAndManualComputationsToTheScan) {
+  const std::string head = "sdy.mesh @mesh = <[\"x\"=2]>\nfunc.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n";
+  const std::string tail = "  return %a : tensor<4xf32>\n}\n";
+  const std::vector<std::string> bodies = {
+      // a dictionary, a function type, a comment inside the sharding
+      "  %0 = sdy.sharding_constraint %a <@mesh, [{\"x\"}]> {a = 1} : tensor<4xf32>\n",
+      "  %0 = sdy.sharding_constraint %a <@mesh, [{\"x\"}]> : (tensor<4xf32>) -> tensor<4xf32>\n",
+      "  %0 = sdy.sharding_constraint %a <@mesh, [{\"x\"} // c\n]> : tensor<4xf32>\n",
+      // malformed: the scanner's errors
+      "  %0 = sdy.sharding_constraint %a : tensor<4xf32>\n",
+      "  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[] "
+      "manual_axes={x} (%b: tensor<2xf32>) {\n    sdy.return %b : tensor<2xf32>\n  } : (tensor<4xf32>) -> ()\n",
+      "  %0 = sdy.manual_computation(%a) out_shardings=[] in_shardings=[] "
+      "manual_axes={} (%b: tensor<2xf32>) {\n    sdy.return %b : tensor<2xf32>\n  } : (tensor<4xf32>) -> ()\n",
+      // a dictionary after the body
+      "  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[] "
+      "manual_axes={\"x\"} (%b: tensor<2xf32>) {\n    sdy.return %b : tensor<2xf32>\n  } {sdy.sharding = "
+      "#sdy.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<4xf32>) -> ()\n",
+  };
+  for (const std::string& body : bodies) {
+    std::string text = head + body + tail;
+    auto tree = parseOpTree(text);
+    if (!tree) continue;  // the tree rejects it too: nothing to walk
+    EventComparison e = compareEvents(text);
+    EXPECT_EQ(e.mismatch, "") << text;
+    EXPECT_EQ(e.walked, 0) << text;
+    EXPECT_EQ(compareExports(text).mismatch, "") << text;
+    EXPECT_EQ(compareImports(text).mismatch, "") << text;
+  }
 }
 
 // Constructs the walk reproduces: a generic op, a frontend dictionary, a
