@@ -69,6 +69,20 @@ Result<bool> convertDict(std::string_view full, const AttrDictNode& d, size_t ba
   return true;
 }
 
+// The dictionaries the tree counts inside an sdy collective's brackets are
+// its axis lists (`sdy.all_gather [{"x"}, {}] %0 out_sharding=<...>`): the
+// scanner reads them too and reports none of them, as none can be an
+// interesting dictionary (isInterestingDict) when the op's text names none
+// of the keys that make one.
+bool onlyAxisLists(std::string_view full, const OpNode& op) {
+  if (op.generic || !op.name.starts_with("sdy.") || op.dict.present() || !op.regions.empty()) return false;
+  std::string_view text = op.whole.in(full);
+  for (std::string_view key : {"sdy.sharding", "mhlo.sharding", "frontend_attributes", "xla.sdy.meshes",
+                                "xla.sdy.manual_axes"})
+    if (text.find(key) != std::string_view::npos) return false;
+  return true;
+}
+
 bool within(const OpNode& op, TextSpan span) { return op.whole.begin >= span.begin && op.whole.end <= span.end; }
 
 // The `sdy.mesh @name = <...>` body and the statement's end as the scanner
@@ -308,7 +322,7 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
       if ((topInSpanOf(op) && !sawModule) || (firstModule >= 0 && op.parent == firstModule)) noteFirst(op);
       continue;
     }
-    if (op.dictCount > (op.dict.present() ? 1 : 0)) return false;
+    if (op.dictCount > (op.dict.present() ? 1 : 0) && !onlyAxisLists(full, op)) return false;
     // The generic form's dictionary after a region: the scanner attributes
     // it to the region's last op.
     if (op.generic && op.dict.present() && !op.regions.empty() && op.dict.whole.begin > op.regions[0].whole.begin)

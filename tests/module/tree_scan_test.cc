@@ -313,6 +313,30 @@ TEST(TreeScan, WalksConstraints) {
   EXPECT_NE(viaTree->text.find("@Sharding"), std::string::npos);
 }
 
+// An sdy collective's axis lists (`[{"x"}, {}]`) are dictionaries in
+// brackets to the op tree; with none of the interesting keys in the op the
+// walk reads past them as the scanner does. A collective whose text names
+// such a key still goes to the scan.
+TEST(TreeScan, WalksPastCollectiveAxisLists) {
+  const std::string collectives =
+      "sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"
+      "func.func @f(%a: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {\"y\"}]>}) -> tensor<4x4xf32> {\n"
+      "  %0 = sdy.all_gather [{}, {\"y\"}] %a out_sharding=<@mesh, [{\"x\"}, {}]> : tensor<4x4xf32>\n"
+      "  %1 = stablehlo.add %0, %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\"}, {}]>]>} : tensor<4x4xf32>\n"
+      "  %2 = sdy.all_slice [{\"y\"}, {}] %1 out_sharding=<@mesh, [{\"x\", \"y\"}, {}]> : tensor<4x4xf32>\n"
+      "  return %2 : tensor<4x4xf32>\n}\n";
+  EventComparison e = compareEvents(collectives);
+  EXPECT_EQ(e.mismatch, "");
+  EXPECT_EQ(e.walked, 1);
+  Comparison c = compareImports(collectives);
+  EXPECT_EQ(c.mismatch, "");
+  std::string named = collectives;
+  named.replace(named.find("[{}, {\"y\"}]"), std::string("[{}, {\"y\"}]").size(), "[{mhlo.sharding}, {\"y\"}]");
+  EventComparison n = compareEvents(named);
+  EXPECT_EQ(n.mismatch, "");
+  EXPECT_EQ(n.walked, 0);
+}
+
 // Nested manual computations with constraints and sharded ops inside and
 // outside, sharded block arguments of a body, empty manual axes, `%0:2`
 // results, a module with attributes and several modules per file.
