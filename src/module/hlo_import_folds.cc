@@ -78,7 +78,7 @@ class TupleReshapeFolder {
       : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()), func_(func), ops_(opsInside(ctx.tree, func)) {}
 
   Status run() {
-    // The value maps below cost a sort of every def and use of the
+    // The value maps below take an entry for every def and use of the
     // function: a function without an op to fold is left before them.
     if (std::none_of(ops_.begin(), ops_.end(), [&](int i) { return isFoldable(tree_.ops[i].name); }))
       return okStatus();
