@@ -153,7 +153,7 @@ Status ReductionExport::run() {
       if (mesh) meshes_[{tree_.enclosingModule(i), mesh->name}] = mesh->mesh;
     }
     int func = op.resultDefs.empty() ? -1 : tree_.enclosingFunc(i);
-    for (const ValueDef& r : op.resultDefs) defs_[{func, r.name.in(t_)}].push_back(i);
+    for (const ResultDef& r : op.resultDefs) defs_[{func, r.name.in(t_)}].push_back(i);
   }
   int n = static_cast<int>(tree_.ops.size());
   for (int i = 0; i < n; ++i)
@@ -185,7 +185,7 @@ ValueRef ReductionExport::resolve(int at, const ValueUse& use) const {
     if (d != it->second.begin()) {
       v.op = *std::prev(d);
       v.pos = use.index;
-      for (const ValueDef& r : tree_.ops[v.op].resultDefs) {
+      for (const ResultDef& r : tree_.ops[v.op].resultDefs) {
         if (r.name.in(t_) == use.name) break;
         v.pos += r.count;
       }

@@ -35,7 +35,7 @@ Result<std::string> clearReverseShardings(PassContext& ctx, TextSpan span) {
     for (const ValueDef& a : tree.ops[func].funcArgs())
       if (a.name.in(t) == operand) sharded = a.dict.find("sdy.sharding") != nullptr;
     for (int j : opsInside(tree, func))
-      for (const ValueDef& r : tree.ops[j].resultDefs)
+      for (const ResultDef& r : tree.ops[j].resultDefs)
         if (r.name.in(t) == operand) sharded = tree.ops[j].dict.find("sdy.sharding") != nullptr;
     if (!sharded) continue;
     DictEditor ed(t, op.dict);

@@ -85,7 +85,7 @@ class TupleReshapeFolder {
     for (int i : ops_) {
       const OpNode& op = tree_.ops[i];
       int k = 0;
-      for (const ValueDef& d : op.resultDefs)
+      for (const ResultDef& d : op.resultDefs)
         for (int j = 0; j < d.count; ++j) defs_[{d.name.in(t_), j}] = {i, k++};
       for (const ValueUse& u : op.uses) ++uses_[{u.name, u.index}];
     }
@@ -129,7 +129,7 @@ class TupleReshapeFolder {
     return d->second.op;
   }
   bool unused(const OpNode& op) const {
-    for (const ValueDef& d : op.resultDefs)
+    for (const ResultDef& d : op.resultDefs)
       for (int j = 0; j < d.count; ++j) {
         auto u = uses_.find({d.name.in(t_), j});
         if (u != uses_.end() && u->second > 0) return false;

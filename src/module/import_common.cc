@@ -92,7 +92,7 @@ int definingOp(const OpTree& tree, int func, std::string_view name, int index, i
     const OpNode& op = tree.ops[i];
     if (op.whole.begin >= tree.ops[func].whole.end) break;
     int base = 0;
-    for (const ValueDef& d : op.resultDefs) {
+    for (const ResultDef& d : op.resultDefs) {
       if (d.name.in(t) == name && index < d.count) {
         if (resultIndex) *resultIndex = base + index;
         return i;
@@ -132,7 +132,7 @@ std::vector<std::string_view> namesDefinedIn(const OpTree& tree, int func) {
   for (int i = func + 1; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
     if (op.whole.begin >= tree.ops[func].whole.end) break;
-    for (const ValueDef& d : op.resultDefs) out.push_back(d.name.in(t));
+    for (const ResultDef& d : op.resultDefs) out.push_back(d.name.in(t));
     for (const Region& r : op.regions)
       for (const Block& b : r.blocks)
         for (const ValueDef& a : b.arguments) out.push_back(a.name.in(t));

@@ -63,7 +63,7 @@ class Inliner {
       std::vector<std::pair<TextSpan, std::string>> edits;
       for (int i = callee + 1; i < static_cast<int>(tree_.ops.size()) && tree_.ops[i].whole.begin < fn.whole.end; ++i) {
         const OpNode& op = tree_.ops[i];
-        for (const ValueDef& d : op.resultDefs)
+        for (const ResultDef& d : op.resultDefs)
           if (rename.count(d.name.in(t_)) && renamed(d.name.in(t_)) != d.name.in(t_))
             edits.push_back({d.name, renamed(d.name.in(t_))});
         for (const ValueUse& u : op.uses) {

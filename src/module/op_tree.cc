@@ -121,7 +121,7 @@ Status TreeParser::opHead(OpNode& node, int parent, int depth) {
     const size_t mark = resultScratch_.size();
     node.results.begin = p_;
     while (true) {
-      ValueDef r;
+      ResultDef r;
       size_t b = p_;
       p_ = valueNameEnd(p_);
       r.name = {b, p_};

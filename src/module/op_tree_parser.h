@@ -119,7 +119,7 @@ class TreeParser {
   }
   std::vector<AttrEntry> entryScratch_;
   std::vector<ValueUse> useScratch_;
-  std::vector<ValueDef> resultScratch_;
+  std::vector<ResultDef> resultScratch_;
   std::vector<int> opScratch_;
 
   // The blanks and comments after an op end, as its rest() loop found them

@@ -66,7 +66,7 @@ OpTypes opTypes(const OpTree& tree, const OpNode& op) {
 
 int resultCount(const OpNode& op) {
   int n = 0;
-  for (const ValueDef& r : op.resultDefs) n += r.count;
+  for (const ResultDef& r : op.resultDefs) n += r.count;
   return n;
 }
 

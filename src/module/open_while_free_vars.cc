@@ -55,7 +55,7 @@ Status runOpenWhileFreeVars(PassContext& ctx) {
     std::set<std::string_view> local;
     for (int i = w + 1; i < static_cast<int>(tree.ops.size()) && tree.ops[i].whole.begin < loop.whole.end; ++i) {
       inside.push_back(i);
-      for (const ValueDef& d : tree.ops[i].resultDefs) local.insert(d.name.in(t));
+      for (const ResultDef& d : tree.ops[i].resultDefs) local.insert(d.name.in(t));
       for (const Region& r : tree.ops[i].regions)
         for (const Block& b : r.blocks)
           for (const ValueDef& a : b.arguments) local.insert(a.name.in(t));

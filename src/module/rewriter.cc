@@ -184,7 +184,7 @@ void FreshNames::collect() {
   while (slots < 4 * tree.ops.size()) slots *= 2;
   used_.assign(slots, std::string_view());
   for (const OpNode& op : tree.ops) {
-    for (const ValueDef& r : op.resultDefs)
+    for (const ResultDef& r : op.resultDefs)
       if (!r.name.empty()) insert(r.name.in(t));
     for (const ValueDef& a : op.funcArgs())
       if (!a.name.empty()) insert(a.name.in(t));

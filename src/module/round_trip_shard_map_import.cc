@@ -94,7 +94,7 @@ class RoundTripMatcher {
     const OpNode& op = tree_.ops[i];
     int f = tree_.enclosingFunc(i);
     if (f < 0) return false;
-    for (const ValueDef& d : op.resultDefs)
+    for (const ResultDef& d : op.resultDefs)
       if (!usersOf(tree_, f, d.name.in(t_)).empty()) return true;
     return false;
   }
@@ -152,7 +152,7 @@ class RoundTripMatcher {
       p.resultTypes = types.results;
       int index = 0;
       if (op.resultDefs.size() == 1) p.replacedGroupSize = op.resultDefs[0].count;
-      for (const ValueDef& d : op.resultDefs)
+      for (const ResultDef& d : op.resultDefs)
         for (int k = 0; k < d.count; ++k) p.replaces.push_back({std::string(d.name.in(t_)), k}), ++index;
       if (static_cast<size_t>(index) != p.resultTypes.size() && p.resultTypes.size() == 1 && index > 1)
         p.resultTypes.assign(static_cast<size_t>(index), p.resultTypes[0]);

@@ -57,7 +57,17 @@ struct AttrDictNode {
   }
 };
 
-// A value definition: an op result group (`%0`, `%1:2`) or a block argument.
+// An op's result group (`%0`, `%1:2`): the name and the count only, since a
+// result has no written type, dictionary or location of its own. Kept apart
+// from ValueDef so that an op's results take 24 bytes each, not 104 (the tree
+// is the largest thing a pipeline holds; docs/performance.md "The op tree's
+// result groups").
+struct ResultDef {
+  TextSpan name;  // `%0` (the `:2` count excluded)
+  int count = 1;  // values in the group
+};
+
+// A value definition: a block argument (or a func.func argument).
 struct ValueDef {
   TextSpan name;     // `%0` (the `:2` count excluded)
   int count = 1;     // values in the group
@@ -106,7 +116,7 @@ struct OpNode {
   TextSpan whole;    // first result through the op's last byte (its `loc(...)` included)
   TextSpan line;     // `whole` widened to its whole lines when it is alone on them, else `whole`
   TextSpan results;  // `%0, %1:2` (empty when none)
-  TreeVec<ValueDef> resultDefs;
+  TreeVec<ResultDef> resultDefs;
   std::string_view name;  // "stablehlo.add", "func.func"; the generic form's quoted name unquoted
   TextSpan nameSpan;      // as written (quotes included in the generic form)
   bool generic = false;   // `"dialect.op"(...)` form
