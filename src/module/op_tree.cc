@@ -27,6 +27,11 @@ Result<OpTree> TreeParser::run() {
         "MLIR bytecode is not supported: convert it to text with mlir-opt or "
         "stablehlo-translate first",
         0);
+  // Spans hold 32-bit offsets (op_tree.h).
+  if (t_.size() > kMaxTreeText)
+    return makeError(ErrorCode::kUnsupported, "a module text of " + std::to_string(t_.size()) +
+                                              " bytes is over the op tree's limit of " +
+                                              std::to_string(kMaxTreeText) + " bytes");
   // Every vector the parse builds draws from the tree's arena (tree_arena.h).
   tree_.arena = std::make_shared<TreeArena>();
   TreeArenaScope scope(tree_.arena.get());

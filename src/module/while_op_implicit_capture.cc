@@ -221,7 +221,7 @@ class ImplicitCapture {
     for (const Edit& e : edits_) {
       if (any && e.span.end <= coveredUntil && !e.span.empty()) continue;
       ctx_.rw.replace(e.span, e.text);
-      coveredUntil = std::max(coveredUntil, e.span.end);
+      coveredUntil = std::max<size_t>(coveredUntil, e.span.end);
       any = true;
     }
     return okStatus();

@@ -311,6 +311,19 @@ TEST(OpTree, EmptyAndBlankTexts) {
   EXPECT_EQ(t.ops[0].signature.in(text), ": i32");
 }
 
+// Spans hold 32-bit offsets, so a text over kMaxTreeText bytes is refused
+// before any byte past its first four is read (the view's length is all
+// that is looked at, so a small buffer stands in for 4 GiB).
+TEST(OpTree, TextOverTheSpanLimitIsRefused) {
+  const char buffer[] = "module {}";
+  Result<OpTree> t = parseOpTree(std::string_view(buffer, kMaxTreeText + 1));
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().code, ErrorCode::kUnsupported);
+  EXPECT_NE(t.error().message.find("over the op tree's limit of 4294967295 bytes"), std::string::npos)
+      << t.error().message;
+  static_assert(sizeof(TextSpan) == 8, "spans are two 32-bit offsets");
+}
+
 // Property: the blanks written between the tokens of a line (one space,
 // several, tabs) change the spans but not what is read: the same ops,
 // names, uses, dictionary entries and (blanks aside) signatures. The op

@@ -28,10 +28,14 @@
 
 namespace shardbridge::module {
 
-// [begin, end) byte range of the source.
+// [begin, end) byte range of the source. The offsets are 32-bit, which
+// halves the tree (most of a node is spans); parseOpTree refuses a text over
+// kMaxTreeText bytes.
 struct TextSpan {
-  size_t begin = 0;
-  size_t end = 0;
+  constexpr TextSpan() = default;
+  constexpr TextSpan(size_t b, size_t e) : begin(static_cast<uint32_t>(b)), end(static_cast<uint32_t>(e)) {}
+  uint32_t begin = 0;
+  uint32_t end = 0;
   bool empty() const { return begin == end; }
   size_t size() const { return end - begin; }
   std::string_view in(std::string_view text) const { return text.substr(begin, end - begin); }
@@ -193,6 +197,11 @@ struct OpTree {
   int enclosingFunc(int op) const;
 };
 
+// The largest text parseOpTree accepts, one byte under 4 GiB, so that every
+// offset and span end fits TextSpan's 32 bits (a module file is at most 1 GiB,
+// base/input.h; a pipeline's rewritten text may grow past its input).
+inline constexpr size_t kMaxTreeText = (size_t{1} << 32) - 1;
+
 // Ops nest by recursion in the parser, so their depth is bounded well inside
 // a default 8 MB stack even in unoptimised sanitizer builds (real modules
 // nest a few dozen levels); brackets inside one op are counted, not
@@ -207,7 +216,8 @@ inline constexpr size_t kMaxBracketNesting = 512;
 // stablehlo-translate first"), an unterminated string, unbalanced or
 // unclosed brackets, a statement that is not an op (`expected an operation
 // name, got ...`), ops nested deeper than kMaxOpNesting, brackets in one op
-// nested deeper than kMaxBracketNesting.
+// nested deeper than kMaxBracketNesting; and (kUnsupported, no offset) a
+// text over kMaxTreeText bytes.
 Result<OpTree> parseOpTree(std::string_view text);
 
 // The attribute dictionary `{...}` starting at `text[at]` (a nested one such
