@@ -28,9 +28,9 @@
 
 namespace shardbridge::module {
 
-// [begin, end) byte range of the source. The offsets are 32-bit, which
-// halves the tree (most of a node is spans); parseOpTree refuses a text over
-// kMaxTreeText bytes.
+// [begin, end) byte range of the source. The offsets are 32-bit, since
+// spans are most of a node (an op node is 264 bytes with them, 336 with
+// 64-bit ones); parseOpTree refuses a text over kMaxTreeText bytes.
 struct TextSpan {
   constexpr TextSpan() = default;
   constexpr TextSpan(size_t b, size_t e) : begin(static_cast<uint32_t>(b)), end(static_cast<uint32_t>(e)) {}
@@ -63,7 +63,7 @@ struct AttrDictNode {
 
 // An op's result group (`%0`, `%1:2`): the name and the count only, since a
 // result has no written type, dictionary or location of its own. Kept apart
-// from ValueDef so that an op's results take 24 bytes each, not 104 (the tree
+// from ValueDef so that an op's results take 12 bytes each, not 72 (the tree
 // is the largest thing a pipeline holds; docs/performance.md "The op tree's
 // result groups").
 struct ResultDef {
