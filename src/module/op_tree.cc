@@ -38,7 +38,7 @@ Result<OpTree> TreeParser::run() {
   tree_.topLevel = TreeVec<int>();
   // Room for the ops up front, about one a line as MLIR prints them:
   // growing the vector moved every node again each time it doubled, about
-  // a twentieth of a parse. Capped (336-byte nodes, one per 64 bytes of
+  // a twentieth of a parse. Capped (a node of 264 bytes, one per 64 bytes of
   // text at most) so that a text of mostly empty lines cannot ask for more
   // memory than its tree would take anyway.
   size_t lines = 0;
