@@ -179,6 +179,11 @@ Status Scanner::parseMesh(size_t start) {
   size_t save = p_;
   skipWs();
   if (at('{')) {
+    // sdy.mesh's format ends in attr-dict: a brace that does not open a
+    // dictionary (a block) is an error in MLIR too, never silently removed
+    // with the mesh.
+    if (!looksLikeDict())
+      return parseError("expected an attribute dictionary or a new line after the mesh, got a block", p_);
     SB_TRY(skipBalanced());
     end = p_;
   } else {
