@@ -72,10 +72,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   size_t which = (size >> 1) % 4;
   std::string whole = check(text, {spec(kPipelines[which])});
-  // The pipeline is its passes in order (pipelines.cc): the same text.
+  // The pipeline is its passes in order (the registry's list in
+  // src/module/pipelines.cc, all six): the same text.
   if (size & 1) {
-    std::string steps = check(text, {spec("xla-sdy-export-ops"), spec("xla-sdy-stablehlo-round-trip-shard-map-export"),
-                                     spec("symbol-dce"), spec("xla-sdy-stablehlo-export-shardings")});
+    std::string steps = check(text, {spec("xla-sdy-stablehlo-export-manual-reduction-collectives"),
+                                     spec("xla-sdy-export-ops"), spec("xla-sdy-stablehlo-round-trip-shard-map-export"),
+                                     spec("symbol-dce"), spec("xla-sdy-stablehlo-export-shardings"),
+                                     spec("xla-sdy-stablehlo-round-trip-export-callback-custom-calls")});
     if (which == 0 && steps != whole) __builtin_trap();
   }
   return 0;
