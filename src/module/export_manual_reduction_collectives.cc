@@ -62,8 +62,16 @@ Result<std::vector<std::vector<int64_t>>> replicaGroups(sdy::MeshAttr mesh,
     std::vector<int64_t> cuts{1, full};
     for (sdy::AxisRefAttr r : reduction) {
       if (r.name() != name || !r.isSubAxis()) continue;
-      cuts.push_back(r.getSubAxisPreSize());
-      cuts.push_back(r.getSubAxisPreSize() * r.subAxisInfo().size());
+      // The reduction's axis list is not verified against the mesh before
+      // this: a pre-size or size below 1, or a product past the axis, is an
+      // error here rather than a division by zero or an overflow below.
+      int64_t pre = r.getSubAxisPreSize(), size = r.subAxisInfo().size(), next = 0;
+      if (pre < 1 || size < 1 || __builtin_mul_overflow(pre, size, &next) || next > full)
+        return makeError(ErrorCode::kInvalid, "sub-axis \"" + std::string(name) + "\":(" + std::to_string(pre) + ")" +
+                                                  std::to_string(size) + " does not fit axis \"" + std::string(name) +
+                                                  "\" of size " + std::to_string(full));
+      cuts.push_back(pre);
+      cuts.push_back(next);
     }
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
@@ -394,7 +402,14 @@ Status ReductionExport::lowerCollective(int i) {
   auto body = [&](const std::string& arg, const std::vector<int64_t>& local, const std::string& inner) -> Result<Body> {
     Body b{"", arg, local};
     auto collective = [&](std::span<const sdy::AxisRefAttr> reduction, std::optional<size_t> dim) -> Status {
-      SB_ASSIGN_OR_RETURN(auto groups, replicaGroups(t.mesh, reduction));
+      auto grouped = replicaGroups(t.mesh, reduction);
+      if (!grouped) {
+        // Located at the op whose axis list it is.
+        Error e = std::move(grouped).error();
+        if (!e.hasOffset()) e.offset = op.nameSpan.begin;
+        return e;
+      }
+      std::vector<std::vector<int64_t>> groups = std::move(*grouped);
       std::vector<int64_t> after = b.shape;
       if (dim) after[*dim] /= static_cast<int64_t>(groups.empty() ? 1 : groups[0].size());
       std::string r = names_.next(dim ? "reduce_scatter" : "all_reduce");

@@ -68,5 +68,25 @@ TEST(ExportManualReduction, NoWarningForTheLoweredOps) {
   EXPECT_NE(out->text.find("stablehlo.select"), std::string::npos);
 }
 
+TEST(ExportManualReduction, SubAxisOutsideItsAxisIsAnError) {
+  // The all_reduce's own axis list is read unverified; a sub-axis that
+  // cannot be part of its axis (pre-size 0, a size past the axis, a product
+  // that overflows) is an error, not a division by zero (a fuzz crash of
+  // mlir_passes_fuzz) or a wrapped product.
+  for (const char* axes : {"\"y\":(0)3", "\"y\":(4)3", "\"y\":(2)0", "\"y\":(4611686018427387904)4"}) {
+    std::string text =
+        "sdy.mesh @mesh = <[\"x\"=4, \"y\"=6]>\n"
+        "func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], "
+        "unreduced={\"x\", \"y\":(2)3}>}) -> tensor<8x8xf32> {\n"
+        "  %0 = sdy.all_reduce {\"x\", " + std::string(axes) + "} %arg0 out_sharding=<@mesh, [{}, {}]> : "
+        "tensor<8x8xf32>\n"
+        "  return %0 : tensor<8x8xf32>\n}\n";
+    auto out = runPass(text);
+    ASSERT_FALSE(out.has_value()) << axes;
+    EXPECT_NE(out.error().code, ErrorCode::kInternal) << axes << ": " << out.error().message;
+    EXPECT_EQ(out.error().offset, text.find("sdy.all_reduce")) << axes << ": " << out.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace shardbridge::module
