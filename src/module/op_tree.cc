@@ -162,6 +162,13 @@ Status TreeParser::opHead(OpNode& node, int parent, int depth) {
   } else if (p_ < t_.size() && isIdentStart(t_[p_])) {
     p_ = identEnd(p_);
     node.name = t_.substr(node.nameSpan.begin, p_ - node.nameSpan.begin);
+    // MLIR knows no such op; and after another op the tree would read the
+    // line as that op's continuation, so an op inserted before this one (a
+    // mesh) would swallow it (mlir_import_fuzz).
+    if (node.name.find('.') == std::string_view::npos && !isUndottedOpName(node.name))
+      return parseError("expected an operation name (`dialect.op`, or return, call, module, ...), got '" +
+                            std::string(node.name) + "'",
+                        node.nameSpan.begin);
   } else {
     return parseError("expected an operation name, got " + describe(t_, p_), p_);
   }

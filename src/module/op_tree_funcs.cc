@@ -176,11 +176,7 @@ bool TreeParser::continuesOnNextLine(size_t q) const {
   bool dotted = false;
   while (e < t_.size() && isIdentChar(t_[e])) dotted |= t_[e++] == '.';
   if (dotted) return false;
-  std::string_view word = t_.substr(q, e - q);
-  for (std::string_view op : {"return", "call", "call_indirect", "module", "constant",
-                              "unrealized_conversion_cast"})
-    if (word == op) return false;
-  return true;
+  return !isUndottedOpName(t_.substr(q, e - q));
 }
 
 // `sdy.mesh @name = <...>`, then at most an attribute dictionary and a

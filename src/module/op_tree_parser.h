@@ -19,6 +19,16 @@ inline bool definesSymbol(std::string_view op) {
   return op == "module" || op == "builtin.module" || op == "func.func" || op == "sdy.mesh";
 }
 
+// The custom-form op names without a dialect prefix that the tree knows
+// (the builtin and func dialects' short forms and the old std ones):
+// any other undotted word at the start of a line continues the op before
+// it (TreeParser::continuesOnNextLine), so it cannot start an op either.
+inline bool isUndottedOpName(std::string_view word) {
+  for (std::string_view op : {"return", "call", "call_indirect", "module", "constant", "unrealized_conversion_cast"})
+    if (word == op) return true;
+  return false;
+}
+
 class TreeParser {
  public:
   explicit TreeParser(std::string_view text) : t_(text) { tree_.text = text; }

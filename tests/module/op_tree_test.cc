@@ -230,6 +230,12 @@ TEST(OpTree, ErrorsAreLocated) {
       {"%0 stablehlo.add\n", "expected '=' after the op results, got 's'", 3},
       {"func.func @f(%a tensor<f32>) {\n}\n", "expected ':' after argument name, got 't'", 16},
       {"%0 = foo.bar \"abc\n", "unterminated string literal", 13},
+      // An undotted name MLIR does not know: after another op the line would
+      // continue that op (a mesh inserted before it swallowed it: mlir_import_fuzz).
+      {"module {\n  fun#.func @main() {\n  }\n}\n",
+       "expected an operation name (`dialect.op`, or return, call, module, ...), got 'fun'", 11},
+      {"%0 = add %a, %b : f32\n", "expected an operation name (`dialect.op`, or return, call, module, ...), got 'add'",
+       5},
   };
   for (const BadCase& c : cases) {
     auto r = parseOpTree(c.text);
