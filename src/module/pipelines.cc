@@ -532,14 +532,18 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     }
   }
   ConvertedModule out;
-  out.text = std::string(input);
+  // The text the next pass reads: the input itself until a pass changes it
+  // (no copy of a module that may be hundreds of megabytes), then the
+  // latest pass's output, held in out.text.
+  std::string_view current = input;
+  bool changed = false;
   // Offsets found in the text a later pass reads are mapped back to `input`.
   std::vector<OffsetMap> maps;
   auto toInput = [&](size_t offset) {
     for (auto it = maps.rbegin(); it != maps.rend(); ++it) offset = it->toOld(offset);
     return offset;
   };
-  // The op tree of out.text, kept while a pass leaves the text unchanged
+  // The op tree of `current`, kept while a pass leaves the text unchanged
   // (most import passes have nothing to do on most modules).
   std::optional<OpTree> tree;
   bool parsedOnce = false;
@@ -550,16 +554,16 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     const std::vector<std::string_view>& needs = step.def->needsAny;
     if (!tree) {
       if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
-            return module_lex::contains(out.text, w);
+            return module_lex::contains(current, w);
           }))
         continue;
-      if (step.def->needs && !step.def->needs(out.text)) continue;
+      if (step.def->needs && !step.def->needs(current)) continue;
     }
     std::vector<ModuleWarning> warnings;
-    Rewriter rw(out.text);
+    Rewriter rw(current);
     Status ran = [&]() -> Status {
       if (!tree) {
-        SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(out.text));
+        SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(current));
         tree = std::move(parsed);
         parsedOnce = true;
       }
@@ -579,12 +583,15 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     OffsetMap map;
     SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
     out.text = std::move(next);
+    current = out.text;
+    changed = true;
     maps.push_back(std::move(map));
   }
   // When every pass was skipped by its prefilter nothing has read the text:
   // it is still parsed once, so that malformed input is an error rather than
   // passed through unchanged.
-  if (!parsedOnce) SB_TRY(parseOpTree(out.text));
+  if (!parsedOnce) SB_TRY(parseOpTree(current));
+  if (!changed) out.text = std::string(input);
   return out;
 }
 
