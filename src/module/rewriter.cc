@@ -180,8 +180,12 @@ void FreshNames::collect() {
   const OpTree& tree = *tree_;
   tree_ = nullptr;
   std::string_view t = tree.text;
+  // Two slots an op (a module has about one value name an op, so the table
+  // starts under half full and rarely grows); it was four, a table as large
+  // as the module's text whose zeroing was a fifth of a large export's page
+  // faults.
   size_t slots = 64;
-  while (slots < 4 * tree.ops.size()) slots *= 2;
+  while (slots < 2 * tree.ops.size()) slots *= 2;
   used_.assign(slots, std::string_view());
   for (const OpNode& op : tree.ops) {
     for (const ResultDef& r : op.resultDefs)
