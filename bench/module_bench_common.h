@@ -6,6 +6,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -53,6 +54,35 @@ void operator delete(void* p, size_t) noexcept {
   std::free(p);
 }
 void operator delete[](void* p, size_t) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+// The aligned forms too: the op tree's arena takes its large chunks aligned
+// to 2 MiB (tree_arena.h), and they must count.
+namespace {
+void* countedAlignedAlloc(size_t n, std::align_val_t a) {
+  size_t align = static_cast<size_t>(a);
+  void* p = std::aligned_alloc(align, (std::max<size_t>(n, 1) + align - 1) / align * align);
+  if (!p) throw std::bad_alloc();
+  noteAlloc(p);
+  return p;
+}
+}  // namespace
+void* operator new(size_t n, std::align_val_t a) { return countedAlignedAlloc(n, a); }
+void* operator new[](size_t n, std::align_val_t a) { return countedAlignedAlloc(n, a); }
+void operator delete(void* p, std::align_val_t) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+void operator delete(void* p, size_t, std::align_val_t) noexcept {
+  noteFree(p);
+  std::free(p);
+}
+void operator delete[](void* p, size_t, std::align_val_t) noexcept {
   noteFree(p);
   std::free(p);
 }

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/huge_pages.h"
 #include "module/scanner.h"
 #include "module/text_lex.h"
 #include "shardbridge/convert/export.h"
@@ -52,7 +53,10 @@ class Emitter {
  public:
   // Generous: the pages a conversion never writes are never touched, and a
   // reallocation of a large module would briefly need both copies.
-  explicit Emitter(std::string_view text) : t_(text) { out_.reserve(text.size() + text.size() / 2 + 4096); }
+  explicit Emitter(std::string_view text) : t_(text) {
+    out_.reserve(text.size() + text.size() / 2 + 4096);
+    base::adviseHugePages(out_.data(), out_.capacity());
+  }
   void setInsertion(size_t at, std::string text) {
     insertAt_ = at;
     insert_ = std::move(text);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/huge_pages.h"
 #include "module/op_tree_parser.h"
 
 namespace shardbridge::module {
@@ -45,6 +46,7 @@ Result<OpTree> TreeParser::run() {
   const char* end = t_.data() + t_.size();
   for (const char* q = t_.data(); q < end && (q = static_cast<const char*>(memchr(q, '\n', end - q))); ++q) ++lines;
   tree_.ops.reserve(std::min(lines + 1, t_.size() / 64 + 16));
+  base::adviseHugePages(tree_.ops.data(), tree_.ops.capacity() * sizeof(OpNode));
   SB_TRY(blockBody(-1, nullptr, 0));
   return std::move(tree_);
 }

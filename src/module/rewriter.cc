@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "base/huge_pages.h"
 #include "module/text_lex.h"
 
 namespace shardbridge::module {
@@ -31,6 +32,7 @@ Result<std::string> Rewriter::apply(OffsetMap* map) const {
   size_t grow = 0;
   for (const Edit* e : order) grow += e->text.size();
   out.reserve(text_.size() + grow);
+  base::adviseHugePages(out.data(), out.capacity());
   size_t p = 0;
   TextSpan last{0, 0};
   for (const Edit* e : order) {

@@ -23,14 +23,17 @@
 
 namespace shardbridge::module {
 
-// Bump allocation from chunks of 64 KiB (a request larger than a quarter
-// chunk gets a chunk of its own), sizes rounded up to 16 bytes. Nothing is
-// given back before the arena goes: the parser copies each node's vectors
-// in at their final size (op_tree_parser.h), so little is ever outgrown.
-// Not thread-safe: one parse fills one arena.
+// Bump allocation from chunks (a request larger than 16 KiB gets a chunk of
+// its own), sizes rounded up to 16 bytes. The chunks start at 64 KiB and
+// grow with the arena, to an eighth of what it holds, up to 8 MiB; those of
+// 4 MiB and more are given to the kernel as huge pages (base/huge_pages.h),
+// since a large tree's page faults were a good part of its parse. Nothing is given back before the arena goes: the parser copies
+// each node's vectors in at their final size (op_tree_parser.h), so little
+// is ever outgrown. Not thread-safe: one parse fills one arena.
 class TreeArena {
  public:
   TreeArena() = default;
+  ~TreeArena();
   TreeArena(const TreeArena&) = delete;
   TreeArena& operator=(const TreeArena&) = delete;
 
@@ -52,9 +55,10 @@ class TreeArena {
   static constexpr std::size_t kUnit = 16;
   void* grow(std::size_t bytes);
   struct Chunk {
-    std::unique_ptr<std::byte[]> data;
+    std::byte* data;
     std::size_t size;
   };
+  std::byte* newChunk(std::size_t bytes);
   std::vector<Chunk> chunks_;
   std::byte* cur_ = nullptr;
   std::size_t used_ = 0;
