@@ -36,6 +36,7 @@
 #include "module/text_lex.h"
 #include "shardbridge/sdy/axis_algebra.h"
 #include "shardbridge/sdy/text.h"
+#include "shardbridge/sdy/verifier.h"
 
 namespace shardbridge::module::manual_reduction {
 namespace {
@@ -279,6 +280,14 @@ Status ReductionExport::meshAndType(int i, size_t at, Target& t) {
     if (mit == meshes_.end())
       return makeError(ErrorCode::kNotFound, "unknown mesh: @" + std::string(t.out.meshOrRef().refName()), at);
     t.mesh = mit->second;
+  }
+  // The meshes are read, not verified, before this: an axis of size 0 would
+  // divide by zero in the replica groups (mlir_passes_fuzz, UBSan).
+  if (Status valid = sdy::verifyMesh(t.mesh); !valid) {
+    Error e = std::move(valid).error();
+    e.dropOffsets();
+    e.offset = at;
+    return e;
   }
   OpTypes types = opTypes(tree_, op);
   std::optional<MlirType> type;

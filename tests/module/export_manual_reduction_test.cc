@@ -88,5 +88,24 @@ TEST(ExportManualReduction, SubAxisOutsideItsAxisIsAnError) {
   }
 }
 
+TEST(ExportManualReduction, AnInvalidMeshIsAnError) {
+  // The pass reads meshes without the verifier; an axis of size 0 (named or
+  // inline) is the verifier's error at the op's sharding, not a division by
+  // zero in the replica groups (a fuzz crash of mlir_passes_fuzz).
+  for (const char* mesh : {"@mesh", "mesh<[\"x\"=2, \"y\"=0]>"}) {
+    std::string text =
+        "sdy.mesh @mesh = <[\"x\"=2, \"y\"=0]>\n"
+        "func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<" + std::string(mesh) +
+        ", [{}, {}], unreduced={\"x\"}>}) -> tensor<8x8xf32> {\n"
+        "  %0 = sdy.all_reduce {\"x\"} %arg0 out_sharding=<" + std::string(mesh) + ", [{}, {}]> : tensor<8x8xf32>\n"
+        "  return %0 : tensor<8x8xf32>\n}\n";
+    auto out = runPass(text);
+    ASSERT_FALSE(out.has_value()) << mesh;
+    EXPECT_NE(out.error().code, ErrorCode::kInternal) << mesh << ": " << out.error().message;
+    EXPECT_EQ(out.error().offset, text.find("out_sharding") + 13) << mesh << ": " << out.error().message;
+    EXPECT_NE(out.error().message.find("at least 1"), std::string::npos) << out.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace shardbridge::module
