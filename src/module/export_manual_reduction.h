@@ -116,7 +116,11 @@ class ReductionExport {
   bool all_;
   sdy::Context sctx_;
   std::map<std::pair<int, std::string>, sdy::MeshAttr, std::less<>> meshes_;
-  std::map<std::pair<int, std::string_view>, std::vector<int>> defs_;  // (function, name) -> defining ops, in order
+  // (function, name) -> defining ops, in order; built on the first resolve(),
+  // since most modules have nothing for this pass to resolve.
+  mutable std::map<std::pair<int, std::string_view>, std::vector<int>> defs_;
+  mutable bool defsBuilt_ = false;
+  void buildDefs() const;
   std::map<std::pair<int, int>, sdy::TensorShardingAttr> current_;  // shardings the walks changed
   std::map<int, int64_t> next_;
   std::set<int> replaced_;  // ops rewritten whole (their sharding edits go with them)

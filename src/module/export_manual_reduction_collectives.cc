@@ -161,8 +161,6 @@ Status ReductionExport::run() {
       auto mesh = sdy::parseMeshSymbol(sctx_, meshOpText(t_, op));
       if (mesh) meshes_[{tree_.enclosingModule(i), mesh->name}] = mesh->mesh;
     }
-    int func = op.resultDefs.empty() ? -1 : tree_.enclosingFunc(i);
-    for (const ResultDef& r : op.resultDefs) defs_[{func, r.name.in(t_)}].push_back(i);
   }
   int n = static_cast<int>(tree_.ops.size());
   for (int i = 0; i < n; ++i)
@@ -184,7 +182,18 @@ Status ReductionExport::run() {
   return flush();
 }
 
+void ReductionExport::buildDefs() const {
+  defsBuilt_ = true;
+  for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
+    const OpNode& op = tree_.ops[i];
+    if (op.resultDefs.empty()) continue;
+    int func = tree_.enclosingFunc(i);
+    for (const ResultDef& r : op.resultDefs) defs_[{func, r.name.in(t_)}].push_back(i);
+  }
+}
+
 ValueRef ReductionExport::resolve(int at, const ValueUse& use) const {
+  if (!defsBuilt_) buildDefs();
   ValueRef v;
   v.func = tree_.enclosingFunc(at);
   auto it = defs_.find({v.func, use.name});
