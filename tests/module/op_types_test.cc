@@ -60,5 +60,24 @@ RC_GTEST_PROP(ModuleLexContains, AgreesWithFind, ()) {
   RC_ASSERT(module_lex::contains(hay, needle) == (std::string_view(hay).find(needle) != std::string_view::npos));
 }
 
+// Long texts of a few bytes, so that the needle's rarest byte is common and
+// the search hands over to Horspool partway (more than 64 misses, one in
+// 256 bytes), with the needle before, across or after that point.
+RC_GTEST_PROP(ModuleLexContains, AgreesWithFindOnLongTexts, ()) {
+  auto alphabet = rc::gen::elementOf(std::string("ab.@"));
+  // A generated piece repeated (a generated 20 KB text would make the
+  // property's 10,000 cases take minutes).
+  const std::string piece = *rc::gen::container<std::string>(alphabet);
+  const int repeats = *rc::gen::inRange(0, 400);
+  std::string hay;
+  for (int i = 0; i < repeats; ++i) hay += piece;
+  std::string needle = *rc::gen::resize(6, rc::gen::container<std::string>(alphabet));
+  if (!needle.empty() && *rc::gen::arbitrary<bool>()) {
+    size_t at = *rc::gen::inRange<size_t>(0, hay.size() + 1);
+    hay.insert(at, needle);
+  }
+  RC_ASSERT(module_lex::contains(hay, needle) == (std::string_view(hay).find(needle) != std::string_view::npos));
+}
+
 }  // namespace
 }  // namespace shardbridge::module
