@@ -175,7 +175,10 @@ class ImportRewrite : public module_detail::ScanVisitor {
       actions[static_cast<size_t>(e - d.entries.data())] = {Action::kDelete, ""};
     }
     if (allDeleted(actions)) {
-      edits.push_back({attributesKeyword, d.whole.end, ""});
+      // A word right after the dictionary keeps a blank before it, or it
+      // would join the op's name (mlir_import_fuzz).
+      size_t end = d.whole.end;
+      edits.push_back({attributesKeyword, end, end < t_.size() && module_lex::isIdentChar(t_[end]) ? " " : ""});
       return;
     }
     dictEdits(d, actions, edits);
