@@ -218,6 +218,13 @@ class EntryFlattener {
     int ret = body.blocks.back().ops.back();
     const OpNode& retOp = tree_.ops[ret];
     if (retOp.name != "return" && retOp.name != "func.return") return okStatus();
+    // The operands are rewritten as one span and the types as another: a
+    // value among the types (`return %1 : %t`) would make them overlap.
+    for (const ValueUse& u : retOp.uses)
+      if (!retOp.signature.empty() && u.span.end > retOp.signature.begin)
+        return makeError(ErrorCode::kParse, "expected a type in the return of @main, got '" +
+                                                std::string(u.span.in(t_)) + "'",
+                         u.span.begin);
 
     // Results first: the expected count is the flat one.
     std::vector<std::string> resultTypes, returned, returnedTypes;
