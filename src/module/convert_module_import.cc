@@ -177,8 +177,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
     if (allDeleted(actions)) {
       // A word right after the dictionary keeps a blank before it, or it
       // would join the op's name (mlir_import_fuzz).
-      size_t end = d.whole.end;
-      edits.push_back({attributesKeyword, end, end < t_.size() && module_lex::isIdentChar(t_[end]) ? " " : ""});
+      edits.push_back({attributesKeyword, d.whole.end, std::string(module_lex::gapBefore(t_, d.whole.end))});
       return;
     }
     dictEdits(d, actions, edits);

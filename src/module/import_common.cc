@@ -63,9 +63,7 @@ void commitModuleDict(Rewriter& rw, std::string_view t, const OpNode& module, co
   while (from > 0 && module_lex::isBlank(t[from - 1])) --from;
   // A word right after the dictionary (a stray token the tree let through)
   // keeps a blank before it, or it would join the op's name (mlir_import_fuzz).
-  size_t end = module.dict.whole.end;
-  if (end < t.size() && module_lex::isIdentChar(t[end])) rw.replace({from, end}, " ");
-  else rw.erase({from, end});
+  rw.replace({from, module.dict.whole.end}, std::string(module_lex::gapBefore(t, module.dict.whole.end)));
 }
 
 std::string_view customCallTarget(std::string_view t, const OpNode& op) {

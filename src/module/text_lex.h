@@ -98,6 +98,12 @@ std::string_view trimBlanks(std::string_view s);
 // whole module, so it skips ahead as far as the needle allows
 // (docs/performance.md, "The module pipelines' hot spots").
 bool contains(std::string_view hay, std::string_view needle);
+// What replaces a span removed just before `t[at]`: a blank when a word
+// starts there (so that it does not join the word before the span), else
+// nothing. For removals after a word, such as a module's ` attributes {...}`.
+inline std::string_view gapBefore(std::string_view t, size_t at) {
+  return at < t.size() && isIdentChar(t[at]) ? " " : "";
+}
 
 // The strings joined by ", " (an operand or type list as MLIR prints it).
 std::string joinComma(const std::vector<std::string>& items);

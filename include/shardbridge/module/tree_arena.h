@@ -27,9 +27,10 @@ namespace shardbridge::module {
 // its own), sizes rounded up to 16 bytes. The chunks start at 64 KiB and
 // grow with the arena, to an eighth of what it holds, up to 8 MiB; those of
 // 4 MiB and more are given to the kernel as huge pages (base/huge_pages.h),
-// since a large tree's page faults were a good part of its parse. Nothing is given back before the arena goes: the parser copies
-// each node's vectors in at their final size (op_tree_parser.h), so little
-// is ever outgrown. Not thread-safe: one parse fills one arena.
+// since a large tree's page faults were a good part of its parse. Nothing
+// is given back before the arena goes: the parser copies each node's
+// vectors in at their final size (op_tree_parser.h), so little is ever
+// outgrown. Not thread-safe: one parse fills one arena.
 class TreeArena {
  public:
   TreeArena() = default;
