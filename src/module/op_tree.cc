@@ -167,7 +167,11 @@ Status TreeParser::opHead(OpNode& node, int parent, int depth) {
     // MLIR knows no such op; and after another op the tree would read the
     // line as that op's continuation, so an op inserted before this one (a
     // mesh) would swallow it (mlir_import_fuzz).
-    if (node.name.find('.') == std::string_view::npos && !isUndottedOpName(node.name))
+    // `dialect.op` needs both parts (`func.` or `.op` names no op either).
+    const bool dotted = node.name.find('.') != std::string_view::npos;
+    if ((!dotted && !isUndottedOpName(node.name)) ||
+        (dotted && (node.name.front() == '.' || node.name.back() == '.' ||
+                    node.name.find("..") != std::string_view::npos)))
       return parseError("expected an operation name (`dialect.op`, or return, call, module, ...), got '" +
                             std::string(node.name) + "'",
                         node.nameSpan.begin);

@@ -236,6 +236,10 @@ TEST(OpTree, ErrorsAreLocated) {
        "expected an operation name (`dialect.op`, or return, call, module, ...), got 'fun'", 11},
       {"%0 = add %a, %b : f32\n", "expected an operation name (`dialect.op`, or return, call, module, ...), got 'add'",
        5},
+      {"func., @main() {\n}\n", "expected an operation name (`dialect.op`, or return, call, module, ...), got 'func.'",
+       0},
+      {"%0 = stablehlo..add %a : f32\n",
+       "expected an operation name (`dialect.op`, or return, call, module, ...), got 'stablehlo..add'", 5},
   };
   for (const BadCase& c : cases) {
     auto r = parseOpTree(c.text);
