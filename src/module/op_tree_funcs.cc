@@ -182,6 +182,11 @@ bool TreeParser::continuesOnNextLine(size_t q) const {
 // `sdy.mesh @name = <...>`, then at most an attribute dictionary and a
 // location: what the passes that remove mesh ops may rely on.
 Status TreeParser::checkMesh(const OpNode& node) {
+  // A brace that opens no dictionary is a region to the tree; MLIR reads
+  // it as the mesh's attribute dictionary and fails.
+  if (!node.regions.empty())
+    return parseError("expected an attribute dictionary or a new line after the mesh, got a block",
+                      node.regions[0].whole.begin);
   size_t q = skipBlanks(t_, node.symbol.empty() ? node.nameSpan.end : node.symbol.end);
   if (node.symbol.empty() || q >= t_.size() || t_[q] != '=')
     return parseError("expected 'sdy.mesh @name = <...>', got " + describe(t_, q), q);

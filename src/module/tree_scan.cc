@@ -354,11 +354,13 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
       continue;
     }
     if (custom && op.name == "sdy.mesh" && op.resultDefs.empty()) {
-      // A block after the mesh (a region to the tree): the scanner's
-      // error, not a mesh statement covering ops the tree reports too.
+      // Where the scanner's mesh statement would run past the tree's op (a
+      // dictionary it finds on a later line), it would cover ops the tree
+      // reports too: the scanner reads such a module alone. (A block after
+      // the mesh, a region to the tree, is refused by parseOpTree.)
       TextSpan body;
       size_t end = 0;
-      if (!op.regions.empty() || (meshSpans(full, op, body, end) && end > op.whole.end)) return false;
+      if (meshSpans(full, op, body, end) && end > op.whole.end) return false;
       events.push_back({op.whole.begin, EventKind::kMesh, i, 0, scope});
       continue;
     }
