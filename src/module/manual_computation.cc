@@ -1,5 +1,7 @@
 #include "module/manual_computation.h"
 
+#include <set>
+
 #include "module/text_lex.h"
 
 namespace shardbridge::module {
@@ -123,6 +125,25 @@ std::string BodyNames::next(int module) {
   do name = base_ + "_" + std::to_string(m.counter++);
   while (m.taken.count(name));
   return name;
+}
+
+Status checkManualResultNames(std::string_view t, const OpTree& tree) {
+  auto resultName = [&](const OpNode& op) {
+    return op.name == "sdy.manual_computation" && !op.resultDefs.empty() ? op.resultDefs[0].name.in(t)
+                                                                          : std::string_view();
+  };
+  std::set<std::pair<int, std::string_view>> seen;  // (parent op, name)
+  for (const OpNode& op : tree.ops) {
+    std::string_view name = resultName(op);
+    if (name.empty()) continue;
+    bool again = !seen.insert({op.parent, name}).second;
+    for (int a = op.parent; a >= 0 && !again; a = tree.ops[static_cast<size_t>(a)].parent)
+      again = resultName(tree.ops[static_cast<size_t>(a)]) == name;
+    if (again)
+      return makeError(ErrorCode::kParse, "redefinition of SSA value '" + std::string(name) + "'",
+                       op.resultDefs[0].name.begin);
+  }
+  return okStatus();
 }
 
 }  // namespace shardbridge::module

@@ -41,6 +41,13 @@ Result<AxisList> readAxisList(std::string_view t, size_t open);
 // readAxisList refuses.
 Result<ManualComputationParts> readManualComputation(std::string_view t, const OpNode& op);
 
+// That no sdy.manual_computation of `tree` defines its result name again:
+// in the block of another one, or inside one that defines it (invalid MLIR,
+// which the op tree lets through). The export redirects those results' uses
+// by name, so a repeated name would have its uses redirected twice.
+// Error (kParse, at the second definition): "redefinition of SSA value '%0'".
+Status checkManualResultNames(std::string_view t, const OpTree& tree);
+
 // `#sdy<manual_axes{"x", "y"}>`, as the export passes write the axes.
 std::string manualAxesAttr(const std::vector<std::string>& axes);
 

@@ -15,7 +15,6 @@
 #include <functional>
 #include <iterator>
 #include <map>
-#include <set>
 #include <string>
 
 #include "module/manual_computation.h"
@@ -111,26 +110,12 @@ class ShardMapExport {
 
   Status collect() {
     std::map<int, size_t> byOp;
-    std::set<std::pair<int, std::string_view>> resultNames;  // (parent op, name) of the manual computations
+    SB_TRY(checkManualResultNames(t_, tree_));
     for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
       const OpNode& op = tree_.ops[i];
       if (op.name != "sdy.manual_computation") continue;
       if (op.regions.size() != 1 || op.regions[0].blocks.empty())
         return makeError(ErrorCode::kParse, "expected one region in sdy.manual_computation", op.nameSpan.begin);
-      // Their results' uses are redirected by name: a name defined again in
-      // the same block or inside the computation that defines it (invalid
-      // MLIR, which the tree lets through) would have its uses redirected
-      // twice (mlir_passes_fuzz).
-      if (!op.resultDefs.empty()) {
-        std::string_view name = op.resultDefs[0].name.in(t_);
-        bool again = !resultNames.insert({op.parent, name}).second;
-        for (int a = op.parent; a >= 0 && !again; a = tree_.ops[a].parent)
-          again = tree_.ops[a].name == "sdy.manual_computation" && !tree_.ops[a].resultDefs.empty() &&
-                  tree_.ops[a].resultDefs[0].name.in(t_) == name;
-        if (again)
-          return makeError(ErrorCode::kParse, "redefinition of SSA value '" + std::string(name) + "'",
-                           op.resultDefs[0].name.begin);
-      }
       Manual m;
       m.op = i;
       SB_ASSIGN_OR_RETURN(ManualComputationParts parts, readManualComputation(t_, op));
