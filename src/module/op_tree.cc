@@ -233,7 +233,8 @@ Status TreeParser::rest(int index, int depth) {
         break;
       }
       if (newline && local == 0) {
-        if (!continuesOnNextLine(q)) {
+        const bool afterRegion = !node->regions.empty() && node->regions.back().whole.end == p_;
+        if (!continuesOnNextLine(q, afterRegion)) {
           skipFrom_ = p_;
           skipTo_ = q;
           break;

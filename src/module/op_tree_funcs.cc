@@ -165,7 +165,7 @@ Status TreeParser::symbol(OpNode& op) {
 // MLIR prints (`return`, `call`, `module`, ...). So `cond {`, `} do {`,
 // `reducer(...)`, `attributes {...}`, `: type` and `(types) -> type` lines
 // of hand-wrapped ops stay in the op.
-bool TreeParser::continuesOnNextLine(size_t q) const {
+bool TreeParser::continuesOnNextLine(size_t q, bool afterRegion) const {
   q = blanksFrom(q);
   if (q >= t_.size()) return false;
   char c = t_[q];
@@ -176,7 +176,19 @@ bool TreeParser::continuesOnNextLine(size_t q) const {
   bool dotted = false;
   while (e < t_.size() && isIdentChar(t_[e])) dotted |= t_[e++] == '.';
   if (dotted) return false;
-  return !isUndottedOpName(t_.substr(q, e - q));
+  std::string_view word = t_.substr(q, e - q);
+  if (afterRegion) {
+    // After a region's `}` ends a line, what continues an op is one of its
+    // keywords (`do {` of a while, `else {`, a trailing `loc(...)` or
+    // `attributes {...}`); any other word starts the next statement, so
+    // that a stray word there is refused as an op name rather than taken
+    // into the op (mlir_import_fuzz: a round-trip import then wrote
+    // unbalanced braces).
+    for (std::string_view k : {"do", "else", "cond", "loc", "attributes", "reducer"})
+      if (word == k) return true;
+    return false;
+  }
+  return !isUndottedOpName(word);
 }
 
 // `sdy.mesh @name = <...>`, then at most an attribute dictionary and a

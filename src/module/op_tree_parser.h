@@ -108,7 +108,9 @@ class TreeParser {
   Status funcResults(FuncParts& parts);
   Status funcHeader(OpNode& op);
   Status symbol(OpNode& op);
-  bool continuesOnNextLine(size_t q) const;
+  // `afterRegion`: the line before ended with the `}` of one of the op's
+  // regions, after which only a few words still continue an op.
+  bool continuesOnNextLine(size_t q, bool afterRegion = false) const;
   Status checkMesh(const OpNode& node);
   Status op(int parent, int depth);
   Status opHead(OpNode& node, int parent, int depth);

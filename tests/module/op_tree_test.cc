@@ -149,6 +149,36 @@ TEST(OpTree, WhileContinuesOnTheNextLine) {
   EXPECT_EQ(t.ops[findOp(t, "return")].parent, findOp(t, "func.func"));
 }
 
+// After a line that a region's `}` ends, the op's keywords still continue
+// it on the next line (`do {`, a `loc(...)`); any other word starts the
+// next statement, and an unknown one is refused as an op name instead of
+// being taken into the op before it (mlir_import_fuzz).
+TEST(OpTree, AfterARegionOnlyTheOpsKeywordsContinueIt) {
+  constexpr std::string_view text = R"(func.func @w(%arg0: tensor<i32>) -> tensor<i32> {
+  %0 = stablehlo.while(%iterArg = %arg0) : tensor<i32>
+   cond {
+    stablehlo.return %iterArg : tensor<i1>
+  }
+  do {
+    stablehlo.return %iterArg : tensor<i32>
+  }
+  loc("w")
+  return %0 : tensor<i32>
+}
+)";
+  OpTree t = parseOk(text);
+  int w = findOp(t, "stablehlo.while");
+  ASSERT_GE(w, 0);
+  EXPECT_EQ(t.ops[w].regions.size(), 2u);
+  EXPECT_EQ(t.ops[w].loc.in(text), "loc(\"w\")");
+  const std::string stray = "func.func @f() {\n  return\n}\nfuncpublic .fnu @g() {\n}\n";
+  auto r = parseOpTree(stray);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().offset, stray.find("funcpublic"));
+  EXPECT_EQ(r.error().message,
+            "expected an operation name (`dialect.op`, or return, call, module, ...), got 'funcpublic'");
+}
+
 // A dictionary wrapped after its '{' (hand-written lit tests such as
 // upstream sdy_round_trip_import_shardy_attrs.mlir) is the op's dictionary;
 // the regions that follow on the next lines are still regions.
