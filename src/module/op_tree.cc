@@ -303,7 +303,11 @@ Status TreeParser::rest(int index, int depth) {
           // attribute dictionary (shardy/dialect/sdy/ir/ops.td formats).
           SB_ASSIGN_OR_RETURN(size_t end, skipBalanced(t_, p_));
           p_ = end;
-        } else if (looksLikeDict(t_, p_)) {
+        } else if (looksLikeDict(t_, p_) && !(definesSymbol(node->name) && node->name != "sdy.mesh" &&
+                                               !afterAttributesKeyword(p_))) {
+          // A module's or function's dictionary follows `attributes`; any
+          // other brace of theirs opens their body (mlir_import_fuzz:
+          // `module {` then `func=func ...` was read as one dictionary).
           AttrDictNode d;
           SB_TRY(dict(d));
           ++node->dictCount;

@@ -266,6 +266,10 @@ TEST(OpTree, ErrorsAreLocated) {
        "expected an operation name (`dialect.op`, or return, call, module, ...), got 'fun'", 11},
       {"%0 = add %a, %b : f32\n", "expected an operation name (`dialect.op`, or return, call, module, ...), got 'add'",
        5},
+      // A module's brace without `attributes` opens its body, never a
+      // dictionary, however its first line looks (mlir_import_fuzz).
+      {"module {\n  func=func @main() {\n  }\n}\n",
+       "expected an operation name (`dialect.op`, or return, call, module, ...), got 'func'", 11},
       {"func., @main() {\n}\n", "expected an operation name (`dialect.op`, or return, call, module, ...), got 'func.'",
        0},
       {"%0 = stablehlo..add %a : f32\n",
