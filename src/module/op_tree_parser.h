@@ -65,10 +65,7 @@ class TreeParser {
   }
   bool at(char c) const { return p_ < t_.size() && t_[p_] == c; }
   // Whether the word before `q` (blanks between) is `attributes`.
-  bool afterAttributesKeyword(size_t q) const {
-    while (q > 0 && isBlank(t_[q - 1])) --q;
-    return q >= 10 && t_.substr(q - 10, 10) == "attributes";
-  }
+  bool afterAttributesKeyword(size_t q) const { return wordBefore(t_, q, "attributes") != std::string_view::npos; }
 
   // At a '{' that is the axes operand of an sdy op written
   // `NAME [max|min|sum] {axes} %operand ...` (all_reduce,

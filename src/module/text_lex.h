@@ -105,6 +105,15 @@ inline std::string_view gapBefore(std::string_view t, size_t at) {
   return at < t.size() && isIdentChar(t[at]) ? " " : "";
 }
 
+// Where the word `word` starts when it is the last thing before `t[at]`
+// (blanks between), else npos: a module's `attributes` keyword before its
+// dictionary, which the op tree and the scanner both look back for.
+inline size_t wordBefore(std::string_view t, size_t at, std::string_view word) {
+  while (at > 0 && isBlank(t[at - 1])) --at;
+  if (at < word.size() || t.substr(at - word.size(), word.size()) != word) return std::string_view::npos;
+  return at - word.size();
+}
+
 // The strings joined by ", " (an operand or type list as MLIR prints it).
 std::string joinComma(const std::vector<std::string>& items);
 

@@ -108,10 +108,8 @@ bool meshSpans(std::string_view t, const OpNode& op, TextSpan& body, size_t& end
 // Where ` attributes` starts before a module's dictionary at `dictBegin`,
 // blanks before the keyword included, or npos.
 size_t attributesKeyword(std::string_view t, size_t dictBegin) {
-  size_t p = dictBegin;
-  while (p > 0 && module_lex::isBlank(t[p - 1])) --p;
-  if (p < 10 || t.substr(p - 10, 10) != "attributes") return std::string_view::npos;
-  p -= 10;
+  size_t p = module_lex::wordBefore(t, dictBegin, "attributes");
+  if (p == std::string_view::npos) return p;
   while (p > 0 && module_lex::isBlank(t[p - 1])) --p;
   return p;
 }
