@@ -16,6 +16,7 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "module/manual_computation.h"
 #include "module/op_types.h"
@@ -307,7 +308,12 @@ class ShardMapExport {
   struct Stripped {
     std::string bare, prefixed;
   };
+  // Memoised on the sharding's text and the axes: a module's manual
+  // computations mostly repeat a few in/out shardings.
   Result<Stripped> withoutAxes(TextSpan s, const std::vector<std::string>& drop) {
+    std::string key = std::to_string(s.size()) + ":" + std::string(s.in(t_));  // length-prefixed: unambiguous
+    for (const std::string& a : drop) key += std::to_string(a.size()) + ":" + a;
+    if (auto hit = stripped_.find(key); hit != stripped_.end()) return hit->second;
     auto sharding = sdy::parseTensorSharding(ctx_sdy_, s.in(t_));
     if (!sharding) return sharding.error().shifted(s.begin);
     auto keep = [&](sdy::AxisRefAttr a) { return std::find(drop.begin(), drop.end(), a.name()) == drop.end(); };
@@ -329,7 +335,7 @@ class ShardMapExport {
     Stripped r;
     r.bare = sdy::printTensorSharding(out, po);
     r.prefixed = "#sdy.sharding" + r.bare;  // what withPrefix prints (src/sdy/printer.cc)
-    return r;
+    return stripped_.emplace(std::move(key), std::move(r)).first->second;
   }
 
   static std::string dictText(const std::vector<std::pair<std::string, std::string>>& entries) {
@@ -572,6 +578,7 @@ class ShardMapExport {
   FreshNames names_;
   UseIndex uses_{tree_};
   sdy::Context ctx_sdy_;
+  std::unordered_map<std::string, Stripped> stripped_;
   std::vector<Manual> manuals_;
   std::map<int, size_t> manualAt_;
   std::map<const AttrDictNode*, DictEditor> editors_;
