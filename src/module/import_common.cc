@@ -28,6 +28,21 @@ Result<std::string> roundTripString(std::string_view t, TextSpan value) {
   return std::move(*decoded);
 }
 
+Result<std::string> roundTripAttribute(std::string_view t, TextSpan value, std::string_view key) {
+  SB_ASSIGN_OR_RETURN(std::string text, roundTripString(t, value));
+  auto bad = [&](const std::string& why) {
+    return makeError(ErrorCode::kParse, std::string(key) + " does not hold one attribute: " + why, value.begin);
+  };
+  if (text.empty() || text.front() != '#') return bad("expected '#', got " + module_lex::describe(text, 0));
+  if (text.find_first_of("\n\r") != std::string::npos || text.find("//") != std::string::npos)
+    return bad("a line break or '//' in it");
+  // skipAttrValue reads up to the `}` that would close a dictionary.
+  auto end = module_lex::skipAttrValue(text + "}", 0);
+  if (!end) return bad(end.error().message);
+  if (*end != text.size()) return bad("unexpected " + module_lex::describe(text, *end) + " after it");
+  return text;
+}
+
 void removeFrontendKeys(std::string_view t, const Frontend& f, DictEditor& outer,
                         const std::vector<std::string_view>& keys) {
   if (!f.entry) return;

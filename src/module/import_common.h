@@ -33,6 +33,13 @@ Result<Frontend> frontendOf(std::string_view t, const AttrDictNode& d);
 // `"`): a decoded value holding `\"` is decoded once more.
 // Errors (kParse, located in `t`): not a string, a bad escape.
 Result<std::string> roundTripString(std::string_view t, TextSpan value);
+// roundTripString for a value the import writes back verbatim as an
+// attribute (`xla.sdy.sharding_rule`): the decoded text must be one
+// attribute, `#...` with balanced brackets, on one line and without `//`,
+// so that the module written around it parses again.
+// Errors (kParse, located at `value`): those of roundTripString, and a
+// decoded text that is not one such attribute.
+Result<std::string> roundTripAttribute(std::string_view t, TextSpan value, std::string_view key);
 
 // Records on `outer` (the editor of the dictionary holding `f`) that the
 // frontend attributes lose `keys`; the frontend entry goes when it empties.

@@ -224,7 +224,7 @@ class Importer {
         ed.remove("mhlo.sharding");
       SB_ASSIGN_OR_RETURN(Frontend f, frontendOf(t_, op.dict));
       if (const AttrEntry* rule = f.find(kRule)) {
-        SB_ASSIGN_OR_RETURN(std::string text, roundTripString(t_, rule->value));
+        SB_ASSIGN_OR_RETURN(std::string text, roundTripAttribute(t_, rule->value, kRule));
         ed.set("sdy.sharding_rule", text);
       }
       const AttrEntry* s = v3_ ? nullptr : f.find(kSharding);

@@ -96,6 +96,22 @@ module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.me
 // CMD: convert
 // ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
 // INPUT: file
+// Beyond upstream (which stops in MLIR's attribute parser): an xla.sdy.sharding_rule whose text
+// is not one balanced attribute is refused, located at its string, rather than written verbatim
+// into a module that no longer parses (found by mlir_import_fuzz).
+// expected-error {{xla.sdy.sharding_rule does not hold one attribute: unbalanced ')'}}
+// expected-error-at {{3:104}}
+module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22a\22=2]>}"}} {
+  func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = stablehlo.custom_call @foo(%arg0, %arg1) {mhlo.frontend_attributes = {xla.sdy.sharding_rule = "#sdy.op_sharding_rule<[i], [i])->([i]) {i=8}>"}} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-import-shardy-attrs
+// INPUT: file
 // sdy_round_trip_import_shardy_attrs.mlir @sparse_offload_module, @sparse_offload_sharded_module,
 // @sparse_offload_sharded_caller_module and @sparse_offload_unreduced_module (single-line here: the op
 // tree does not read their hand-wrapped dictionaries yet): the callee of a sparse-offload call gets a
