@@ -189,17 +189,21 @@ void BM_ParseOpTree(benchmark::State& state) {
 
 int main(int argc, char** argv) {
   auto* b = benchmark::RegisterBenchmark("BM_ExportPipeline", BM_ExportPipeline);
-  b->ArgName("MB")->Unit(benchmark::kMillisecond)->Iterations(3);
+  b->ArgName("MB")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime()->MeasureProcessCPUTime();
   for (int64_t mb : listFromEnv("SB_EXPORT_BENCH_MB", {1, 4})) b->Arg(mb);
   auto* m = benchmark::RegisterBenchmark("BM_ManualComputations", BM_ManualComputations);
-  m->ArgNames({"N", "oneFunction"})->Unit(benchmark::kMillisecond)->Iterations(1);
+  m->ArgNames({"N", "oneFunction"})->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime()->MeasureProcessCPUTime();
   for (int step = 0; step < static_cast<int>(kSteps.size()); ++step)
     benchmark::RegisterBenchmark(("BM_ExportPass/" + std::string(kSteps[static_cast<size_t>(step)])).c_str(),
                                  BM_ExportPass)
         ->Arg(step)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(3);
-  benchmark::RegisterBenchmark("BM_ParseOpTree", BM_ParseOpTree)->Unit(benchmark::kMillisecond)->Iterations(3);
+  benchmark::RegisterBenchmark("BM_ParseOpTree", BM_ParseOpTree)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(3)
+      ->UseRealTime()
+      ->MeasureProcessCPUTime();
   for (int64_t n : listFromEnv("SB_MANUAL_BENCH_N", {10000})) m->Args({n, 0})->Args({n, 1});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

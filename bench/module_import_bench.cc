@@ -126,7 +126,7 @@ void BM_ImportPass(benchmark::State& state) {
 
 int main(int argc, char** argv) {
   auto* b = benchmark::RegisterBenchmark("BM_ImportPipeline", BM_ImportPipeline);
-  b->ArgNames({"MB", "roundTrip"})->Unit(benchmark::kMillisecond)->Iterations(3);
+  b->ArgNames({"MB", "roundTrip"})->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime()->MeasureProcessCPUTime();
   for (int64_t mb : listFromEnv("SB_IMPORT_BENCH_MB", {1, 4})) b->Args({mb, 0})->Args({mb, 1});
   for (int step = 0; step < static_cast<int>(kSteps.size()); ++step)
     benchmark::RegisterBenchmark(("BM_ImportPass/" + std::string(kSteps[static_cast<size_t>(step)])).c_str(),
