@@ -25,4 +25,13 @@ inline constexpr std::size_t kHugePageAdviceMin = std::size_t{4} << 20;
 // it. Never fails otherwise, and never touches the bytes.
 bool adviseHugePages(void* p, std::size_t bytes) noexcept;
 
+// Has the kernel map, writable, the pages wholly inside [p, p + bytes) that
+// are not mapped yet (madvise MADV_POPULATE_WRITE, Linux 5.14 and later),
+// as a first write to each would, without changing any byte. For a thread
+// with nothing else to do: the pages of a buffer another thread is about to
+// fill (the op tree's two-thread parse, op_tree_split.cc). Returns whether
+// it was done; false where the call is missing or refused (nothing then
+// changes).
+bool prefaultPages(void* p, std::size_t bytes) noexcept;
+
 }  // namespace shardbridge::base

@@ -3,6 +3,7 @@
 #include <string.h>  // memchr
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "base/huge_pages.h"
@@ -22,7 +23,22 @@ Result<AttrDictNode> TreeParser::dictAt(size_t at) {
   return d;
 }
 
-Result<OpTree> TreeParser::run() {
+void TreeParser::reserveOps(size_t from, size_t to) {
+  // Room for the ops up front, about one a line as MLIR prints them:
+  // growing the vector moved every node again each time it doubled, about
+  // a twentieth of a parse. Capped (a node of 264 bytes, one per 64 bytes of
+  // text at most) so that a text of mostly empty lines cannot ask for more
+  // memory than its tree would take anyway.
+  size_t lines = 0;
+  to = std::min(to, t_.size());
+  const char* end = t_.data() + to;
+  for (const char* q = t_.data() + from; q < end && (q = static_cast<const char*>(memchr(q, '\n', end - q))); ++q)
+    ++lines;
+  tree_.ops.reserve(std::min(lines + 2, (to - from) / 64 + 16));
+  base::adviseHugePages(tree_.ops.data(), tree_.ops.capacity() * sizeof(OpNode));
+}
+
+Result<OpTree> TreeParser::run(unsigned threads, size_t parallelFrom) {
   if (t_.size() >= 4 && t_.substr(0, 4) == std::string_view("ML\xefR", 4))
     return parseError(
         "MLIR bytecode is not supported: convert it to text with mlir-opt or "
@@ -37,16 +53,14 @@ Result<OpTree> TreeParser::run() {
   tree_.arena = std::make_shared<TreeArena>();
   TreeArenaScope scope(tree_.arena.get());
   tree_.topLevel = TreeVec<int>();
-  // Room for the ops up front, about one a line as MLIR prints them:
-  // growing the vector moved every node again each time it doubled, about
-  // a twentieth of a parse. Capped (a node of 264 bytes, one per 64 bytes of
-  // text at most) so that a text of mostly empty lines cannot ask for more
-  // memory than its tree would take anyway.
-  size_t lines = 0;
-  const char* end = t_.data() + t_.size();
-  for (const char* q = t_.data(); q < end && (q = static_cast<const char*>(memchr(q, '\n', end - q))); ++q) ++lines;
-  tree_.ops.reserve(std::min(lines + 1, t_.size() / 64 + 16));
-  base::adviseHugePages(tree_.ops.data(), tree_.ops.capacity() * sizeof(OpNode));
+  reserveOps(0);
+  // Helper threads for the later parts of a large text, each part at least
+  // half of `parallelFrom` (op_tree_split.cc); they are joined when the
+  // parser goes, whatever the parse's outcome.
+  if (threads > 1 && t_.size() >= parallelFrom) {
+    size_t parts = parallelFrom ? t_.size() / std::max<size_t>(parallelFrom / 2, 1) : threads;
+    startSplits(static_cast<unsigned>(std::min<size_t>({threads, kMaxParseThreads, parts})));
+  }
   SB_TRY(blockBody(-1, nullptr, 0));
   return std::move(tree_);
 }
@@ -502,6 +516,17 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
       p_ = e + 3;
       continue;
     }
+    // In a block of a function's depth: on a helper's parser, a cancel
+    // or the next part's start ends this part; on the first thread's, a
+    // part that starts here is adopted, unless its thread found none.
+    if (depth == 1 && region && (cancel_ || nextSplit_ < splitStarts_.size())) {
+      if (cancel_ && cancel_->load(std::memory_order_relaxed)) return makeError(ErrorCode::kInternal, "cancelled");
+      if (p_ == stopAt_) break;
+      if (atSplit(parent)) {
+        any = true;
+        continue;
+      }
+    }
     int index = static_cast<int>(tree_.ops.size());
     size_t before = p_;
     SB_TRY(op(parent, depth));
@@ -553,7 +578,12 @@ int OpTree::lookupSymbol(int module, std::string_view name) const {
   return -1;
 }
 
-Result<OpTree> parseOpTree(std::string_view text) { return TreeParser(text).run(); }
+Result<OpTree> parseOpTree(std::string_view text) { return parseOpTree(text, OpTreeParseOptions()); }
+
+Result<OpTree> parseOpTree(std::string_view text, const OpTreeParseOptions& options) {
+  unsigned threads = options.threads ? options.threads : op_tree_detail::defaultParseThreads();
+  return TreeParser(text).run(threads, options.parallelFrom);
+}
 
 Result<AttrDictNode> parseAttrDict(std::string_view text, size_t at) { return TreeParser(text).dictAt(at); }
 

@@ -3,7 +3,9 @@
 // types, `loc(...)`). Internal to src/module/.
 #pragma once
 
+#include <atomic>
 #include <iterator>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -29,11 +31,44 @@ inline bool isUndottedOpName(std::string_view word) {
   return false;
 }
 
+// Threads for one parse: SHARDBRIDGE_THREADS=N when set (1 to
+// kMaxParseThreads), else the machine's cores up to kDefaultParseThreadsMax
+// (read once).
+inline constexpr unsigned kMaxParseThreads = 64;
+inline constexpr unsigned kDefaultParseThreadsMax = 4;
+unsigned defaultParseThreads();
+
 class TreeParser {
  public:
   explicit TreeParser(std::string_view text) : t_(text) { tree_.text = text; }
   Result<AttrDictNode> dictAt(size_t at);
-  Result<OpTree> run();
+  // `threads` 1 parses here only; more let helper threads parse later
+  // parts of a text of `parallelFrom` bytes or more (op_tree_split.cc).
+  Result<OpTree> run(unsigned threads = 1, size_t parallelFrom = 0);
+
+  // A part of a text a helper thread parsed (op_tree_split.cc): the ops of
+  // a block at depth 1 from `start` up to the `}` closing it or up to the
+  // next part's start, at `end`. Op 0 of `tree` stands for the enclosing
+  // op; `ops` are the block's own (indices into tree.ops).
+  struct Half {
+    OpTree tree;
+    TreeVec<int> ops;
+    size_t start = 0;
+    size_t end = 0;
+  };
+  // A helper thread and its part; the deleter cancels the thread if it
+  // still runs, joins it and frees the part.
+  struct Split;
+  struct SplitDeleter {
+    void operator()(Split* split) const;
+  };
+  using Splits = std::vector<std::unique_ptr<Split, SplitDeleter>>;
+  // Parses the part from `start` up to `stop` (npos: the end of its block),
+  // on a helper thread; an error or `cancel` set gives no Half.
+  Result<Half> part(size_t start, size_t stop, const std::atomic<bool>* cancel);
+  // Parses that part (on the second thread); an error or `cancel` set
+  // gives no Half.
+  Result<Half> half(size_t start, const std::atomic<bool>* cancel);
 
  private:
   // --- lexing ------------------------------------------------------------------
@@ -119,6 +154,19 @@ class TreeParser {
   Status rest(int index, int depth);
   Status region(int index, int depth, TreeVec<ValueDef>& pendingArgs);
   Status blockBody(int parent, Region* region, int depth, TreeVec<ValueDef> entryArgs = {});
+  // At the next part's start in a block at depth 1 whose ops gather on
+  // opScratch_: waits for its thread and moves its ops in (their
+  // parent `parent`), p_ at the end of its part; false when it has none.
+  bool splice(int parent);
+  // At a statement of a block at depth 1 while parts remain: drops (and
+  // cancels) the parts whose start the parse went past, and splices the
+  // next one if it starts at p_. Whether it did.
+  bool atSplit(int parent);
+  // Starts up to `parts - 1` helper threads on `parts` guessed parts of the
+  // text (none where no split point is found); tree_.ops is reserved.
+  void startSplits(unsigned parts);
+  // Sizes tree_.ops for the text in [from, to), about one op a line.
+  void reserveOps(size_t from, size_t to = std::string_view::npos);
 
   // Scratch stacks for the vectors a node fills one entry at a time: entries
   // go here, and the node gets them moved into an exact-size vector in the
@@ -141,6 +189,16 @@ class TreeParser {
   // (where the op ends) lands on `skipTo_` without reading them again.
   size_t skipFrom_ = static_cast<size_t>(-1);
   size_t skipTo_ = 0;
+
+  // The helper threads' parts in text order, their starts, and the next
+  // one that may still be adopted (op_tree_split.cc).
+  Splits splits_;
+  std::vector<size_t> splitStarts_;
+  size_t nextSplit_ = 0;
+  // On a helper's parser: set when the first thread no longer wants the
+  // part; and the next part's start, where this part ends.
+  const std::atomic<bool>* cancel_ = nullptr;
+  size_t stopAt_ = std::string_view::npos;
 
   std::string_view t_;
   size_t p_ = 0;

@@ -43,7 +43,15 @@ void* TreeArena::grow(std::size_t bytes) {
   return cur_;
 }
 
+void TreeArena::adopt(std::shared_ptr<TreeArena> other) {
+  if (!other) return;
+  adoptedHeld_ += other->bytesHeld();
+  adopted_.push_back(std::move(other));
+}
+
 bool TreeArena::owns(const void* p) const {
+  for (const auto& a : adopted_)
+    if (a->owns(p)) return true;
   auto* b = static_cast<const std::byte*>(p);
   for (const Chunk& c : chunks_)
     if (std::less_equal<const std::byte*>()(c.data, b) && std::less<const std::byte*>()(b, c.data + c.size))

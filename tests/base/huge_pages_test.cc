@@ -11,6 +11,10 @@
 #include <memory>
 #include <new>
 
+#if defined(__linux__)
+#include <sys/mman.h>  // MADV_POPULATE_WRITE, where the headers have it
+#endif
+
 namespace shardbridge::base {
 namespace {
 
@@ -42,6 +46,28 @@ TEST(HugePages, AdvisedMemoryKeepsItsBytesAndStaysUsable) {
   std::memset(p, 0x5a, kBytes);
   EXPECT_EQ(p[kBytes - 1], std::byte{0x5a});
   ::operator delete(block, std::align_val_t{std::size_t{2} << 20});
+}
+
+TEST(HugePages, PrefaultedPagesKeepTheirBytes) {
+  EXPECT_FALSE(prefaultPages(nullptr, 1 << 20));
+  constexpr std::size_t kBytes = std::size_t{1} << 20;
+  auto buffer = std::make_unique<std::byte[]>(kBytes);
+  std::byte* p = buffer.get();
+  // Half the pages written before, half not: the written ones keep their
+  // bytes, the others read as zero or as whatever the heap left there,
+  // and all stay usable.
+  for (std::size_t i = 0; i < kBytes / 2; i += 4096) p[i] = static_cast<std::byte>(i / 4096 % 251 + 1);
+  EXPECT_FALSE(prefaultPages(p + 1, 100));  // no whole page inside
+  bool done = prefaultPages(p, kBytes);
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  (void)done;  // kernels before 5.14 refuse the advice: nothing changes then
+#else
+  EXPECT_FALSE(done);
+#endif
+  for (std::size_t i = 0; i < kBytes / 2; i += 4096)
+    ASSERT_EQ(p[i], static_cast<std::byte>(i / 4096 % 251 + 1)) << i;
+  std::memset(p, 0x5a, kBytes);
+  EXPECT_EQ(p[kBytes - 1], std::byte{0x5a});
 }
 
 }  // namespace

@@ -220,6 +220,29 @@ inline constexpr size_t kMaxBracketNesting = 512;
 // text over kMaxTreeText bytes.
 Result<OpTree> parseOpTree(std::string_view text);
 
+// How parseOpTree may share its work between threads. The tree is the same
+// either way, node for node: with N threads, helper threads parse,
+// speculatively, the later of N parts of the text, each from a function
+// (a line `  func.func ...`) after k/N of it to the end of its block or to
+// the next part; the calling thread adopts a part only when its own parse
+// arrives at that same byte as a statement of a block at depth 1 (a
+// function of a `module { ... }`). Anywhere else, or when a part fails, the
+// calling thread parses those bytes itself, so an error is the one-thread
+// parse's error (docs/module.md "The op tree on several threads").
+struct OpTreeParseOptions {
+  // Threads for one parse, the calling one included (at most 64); 1 parses on the
+  // calling thread only. 0: SHARDBRIDGE_THREADS from the environment when
+  // set (1 to 64), else the machine's cores, at most 4.
+  unsigned threads = 0;
+  // Texts shorter than this are parsed on the calling thread, and each
+  // part is at least half this long (a thread's start and the move of its
+  // nodes cost about as much as parsing some tens of kilobytes). 0: any
+  // text is split into `threads` parts (for tests).
+  size_t parallelFrom = size_t{2} << 20;
+};
+// parseOpTree with `options`; accepts and rejects what parseOpTree does.
+Result<OpTree> parseOpTree(std::string_view text, const OpTreeParseOptions& options);
+
 // The attribute dictionary `{...}` starting at `text[at]` (a nested one such
 // as the value of `mhlo.attributes`), with spans into `text`.
 // Errors (kParse, located): no '{' at `at`, a malformed dictionary.

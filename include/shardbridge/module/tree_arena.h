@@ -46,8 +46,14 @@ class TreeArena {
     used_ += need;
     return p;
   }
-  // Heap bytes held by the chunks.
-  std::size_t bytesHeld() const { return held_; }
+  // Heap bytes held by the chunks (an adopted arena's included).
+  std::size_t bytesHeld() const { return held_ + adoptedHeld_; }
+  // Keeps `other` (the arena of a part of the tree parsed on another
+  // thread) alive as long as this one: the vectors moved in from it keep
+  // their storage there.
+  void adopt(std::shared_ptr<TreeArena> other);
+  // How many arenas it has adopted (for tests and checks).
+  std::size_t adoptedCount() const { return adopted_.size(); }
   // Whether `p` points into one of the chunks (a walk over them: for tests
   // and checks, not for hot paths).
   bool owns(const void* p) const;
@@ -61,10 +67,12 @@ class TreeArena {
   };
   std::byte* newChunk(std::size_t bytes);
   std::vector<Chunk> chunks_;
+  std::vector<std::shared_ptr<TreeArena>> adopted_;
   std::byte* cur_ = nullptr;
   std::size_t used_ = 0;
   std::size_t size_ = 0;
-  std::size_t held_ = 0;
+  std::size_t held_ = 0;         // this arena's chunks (which size the next chunk)
+  std::size_t adoptedHeld_ = 0;  // the adopted arenas' bytes
 };
 
 // The arena of the innermost TreeArenaScope alive on this thread, or null.

@@ -1,0 +1,207 @@
+// The op tree's parse on several threads (op_tree.h, OpTreeParseOptions).
+//
+// Why speculation: where a module's later parts begin can only be known by
+// parsing what comes before (a brace or a `func.func` may sit inside a
+// string or a nested module). So each helper thread guesses: part k starts
+// at the first line `  func.func ...` after k/N of the text, and is parsed
+// as the ops of a block at depth 1, up to the `}` closing that block or up
+// to the next part's start, if it meets that start as one of its
+// statements. Such a parse depends on nothing before its start: an op's
+// node is read from its own bytes, and its parent and depth are the block's
+// (op_tree.cc). The first thread adopts a part only when its own parse
+// reaches that very byte as a statement of a block at depth 1; then both
+// parses agree on every node from there, and it goes on from the part's
+// end. Otherwise (the guess was inside a string, a nested module, a
+// region) or when the part failed, the first thread reads those bytes
+// itself, so what it returns, an error included, is what the one-thread
+// parse returns.
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "base/huge_pages.h"
+#include "module/op_tree_parser.h"
+
+namespace shardbridge::module::op_tree_detail {
+
+unsigned defaultParseThreads() {
+  static const unsigned threads = [] {
+    const char* env = std::getenv("SHARDBRIDGE_THREADS");
+    if (env && *env) {
+      char* end = nullptr;
+      long n = std::strtol(env, &end, 10);
+      if (*end == '\0' && n >= 1) return static_cast<unsigned>(std::min<long>(n, kMaxParseThreads));
+    }
+    return std::clamp(std::thread::hardware_concurrency(), 1u, kDefaultParseThreadsMax);
+  }();
+  return threads;
+}
+
+struct TreeParser::Split {
+  size_t start = 0;
+  size_t stop = std::string_view::npos;  // the next part's start
+  // The first thread's node array (reserved for the whole text before the
+  // threads start), whose pages for this part's nodes the thread maps once
+  // its part is parsed and the first thread is not there yet.
+  std::byte* nodes = nullptr;
+  size_t nodesBytes = 0;
+  std::atomic<bool> cancel{false};
+  std::atomic<bool> arrived{false};  // the first thread is at this part
+  std::optional<Half> half;          // written by the thread, read after join
+  std::thread thread;
+};
+
+namespace {
+
+// The first line `  func.func` (two blanks: a function of a module as MLIR
+// prints it) starting at or after `from`; npos when none.
+size_t guessSplit(std::string_view text, size_t from) {
+  constexpr std::string_view kLine = "\n  func.func ";
+  size_t at = text.find(kLine, from);
+  return at == std::string_view::npos ? at : at + 3;
+}
+
+// Maps the pages where the first thread will move the part's `count`
+// nodes: the ops before the part are guessed from the part's density (ops
+// per byte), a little low, as the first thread maps its own pages anyway.
+// In 2 MiB steps, so that the first thread, once at the part, waits for
+// one step at most.
+void prefaultDestination(const TreeParser::Split& s, size_t count, size_t partBytes) {
+  if (!s.nodes || count == 0 || partBytes == 0) return;
+  const double before = static_cast<double>(count) * static_cast<double>(s.start) / static_cast<double>(partBytes);
+  size_t from = static_cast<size_t>(before * 0.95) * sizeof(OpNode);
+  size_t to = std::min(s.nodesBytes, (static_cast<size_t>(before * 1.02) + count) * sizeof(OpNode));
+  constexpr size_t kStep = size_t{2} << 20;
+  for (size_t at = from; at < to && !s.arrived.load(std::memory_order_relaxed); at += kStep)
+    if (!base::prefaultPages(s.nodes + at, std::min(kStep, to - at))) return;
+}
+
+}  // namespace
+
+void TreeParser::startSplits(unsigned parts) {
+  const std::string_view text = t_;
+  void* nodes = tree_.ops.data();
+  const size_t nodesBytes = tree_.ops.capacity() * sizeof(OpNode);
+  Splits& splits = splits_;
+  for (unsigned k = 1; k < parts; ++k) {
+    size_t from = text.size() / parts * k;
+    if (!splits.empty() && from <= splits.back()->start) from = splits.back()->start + 1;
+    size_t start = guessSplit(text, from);
+    if (start == std::string_view::npos) break;
+    auto s = std::unique_ptr<Split, SplitDeleter>(new Split);
+    s->start = start;
+    s->nodes = static_cast<std::byte*>(nodes);
+    s->nodesBytes = nodesBytes;
+    if (!splits.empty()) splits.back()->stop = start;
+    splits.push_back(std::move(s));
+  }
+  // Each thread starts once its part's end is known.
+  for (auto& owned : splits) {
+    Split* s = owned.get();
+    try {
+      s->thread = std::thread([text, s] {
+        // Nothing escapes the thread: an exception (an arena chunk
+        // refused) is a part not parsed, which the first thread then
+        // parses itself.
+        try {
+          TreeParser p(text);
+          auto h = p.part(s->start, s->stop, &s->cancel);
+          if (h) {
+            size_t count = h->tree.ops.size() - 1;
+            size_t bytes = h->end - h->start;
+            s->half = std::move(*h);
+            prefaultDestination(*s, count, bytes);
+          }
+        } catch (...) {
+          s->half.reset();
+        }
+      });
+    } catch (...) {
+      // No thread to be had: this part and the later ones are the first
+      // thread's (a part not started is never waited for).
+      splits.erase(splits.begin() + (&owned - splits.data()), splits.end());
+      break;
+    }
+  }
+  for (const auto& s : splits) splitStarts_.push_back(s->start);
+}
+
+bool TreeParser::atSplit(int parent) {
+  // A part whose start the parse went past (inside a string, a region, a
+  // nested module, or a part adopted before it) is not wanted.
+  while (nextSplit_ < splitStarts_.size() && splitStarts_[nextSplit_] < p_) {
+    splits_[nextSplit_]->cancel.store(true, std::memory_order_relaxed);
+    splits_[nextSplit_]->arrived.store(true, std::memory_order_relaxed);
+    ++nextSplit_;
+  }
+  return nextSplit_ < splitStarts_.size() && splitStarts_[nextSplit_] == p_ && splice(parent);
+}
+
+void TreeParser::SplitDeleter::operator()(Split* split) const {
+  split->cancel.store(true, std::memory_order_relaxed);
+  split->arrived.store(true, std::memory_order_relaxed);
+  if (split->thread.joinable()) split->thread.join();
+  delete split;
+}
+
+Result<TreeParser::Half> TreeParser::part(size_t start, size_t stop, const std::atomic<bool>* cancel) {
+  cancel_ = cancel;
+  stopAt_ = stop;
+  tree_.arena = std::make_shared<TreeArena>();
+  TreeArenaScope scope(tree_.arena.get());
+  tree_.topLevel = TreeVec<int>();
+  reserveOps(start, stop);
+  tree_.ops.emplace_back();  // op 0: the enclosing op, whichever it is
+  Region region;
+  region.whole.begin = start;
+  p_ = start;
+  SB_TRY(blockBody(0, &region, 1));
+  // A label in the part starts a block of its own, which the first
+  // thread's block would not know of: such a part is not adopted.
+  if (region.blocks.size() != 1 || !region.blocks[0].label.empty())
+    return makeError(ErrorCode::kInternal, "a block label in a later part");
+  Half h;
+  h.ops = std::move(region.blocks[0].ops);
+  h.tree = std::move(tree_);
+  h.start = start;
+  h.end = p_;
+  return h;
+}
+
+bool TreeParser::splice(int parent) {
+  // run() owns the splits and ends them; here one is joined and emptied.
+  Split* split = splits_[nextSplit_++].get();
+  split->arrived.store(true, std::memory_order_relaxed);
+  split->thread.join();
+  if (!split->half) return false;
+  Half& h = *split->half;
+  // The part's op j (j >= 1) becomes op base + j - 1; its op 0 is `parent`.
+  const int shift = static_cast<int>(tree_.ops.size()) - 1;
+  auto moved = [&](int j) { return j == 0 ? parent : j + shift; };
+  for (size_t j = 1; j < h.tree.ops.size(); ++j) {
+    OpNode& node = h.tree.ops[j];
+    node.parent = moved(node.parent);
+    for (Region& r : node.regions)
+      for (Block& b : r.blocks)
+        for (int& op : b.ops) op = moved(op);
+    if (node.func) {
+      // The part's function parts move into this tree's deque, where the
+      // nodes find them (OpTree::funcParts).
+      tree_.funcParts.push_back(std::move(const_cast<FuncParts&>(*node.func)));
+      node.func = &tree_.funcParts.back();
+    }
+    tree_.ops.push_back(std::move(node));
+  }
+  for (int op : h.ops) opScratch_.push_back(moved(op));
+  // The moved vectors keep their storage in the part's arena.
+  tree_.arena->adopt(std::move(h.tree.arena));
+  p_ = h.end;
+  skipFrom_ = static_cast<size_t>(-1);
+  split->half.reset();  // the part's node array, its nodes moved out
+  return true;
+}
+
+}  // namespace shardbridge::module::op_tree_detail
