@@ -12,6 +12,10 @@
 // back, or xla-sdy-round-trip-import-pipeline{import-op-shardings=true}.
 // Sizes: 1 and 4 MB by default; SB_IMPORT_BENCH_MB=16,500 picks others.
 //
+// BM_ImportManualComputations/N/roundTrip: N manual computations chained in
+// one function, exported, then imported; `us/manual` is the cost of each.
+// N is 10,000 by default; SB_MANUAL_BENCH_N=1000,2000 picks others.
+//
 // BM_ImportPass/<pass>: each step of the StableHLO import alone, on the text
 // the steps before it write, on a module of SB_PASS_BENCH_MB (2) MB.
 //
@@ -101,6 +105,40 @@ void BM_ImportPipeline(benchmark::State& state) {
   measure(state, text, importPipeline(text));
 }
 
+// N manual computations chained in one function (a shard_map per layer of
+// an unrolled model), exported by `convert --to hlo` (roundTrip 0) or
+// `--to hlo --round-trip` (1), then imported: the `us/manual` counter is
+// the import's cost per manual computation, which stays flat as N grows
+// only if no step walks the function once per manual computation.
+void BM_ImportManualComputations(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  const bool roundTrip = state.range(1) != 0;
+  std::string m = header();
+  m += "  func.func @main(%arg0: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>}) -> "
+       "tensor<16x64xf32> {\n";
+  std::string last = "%arg0";
+  for (int i = 0; i < count; ++i) {
+    std::string k = std::to_string(i);
+    m += "    %v" + k + " = sdy.manual_computation(" + last +
+         ") in_shardings=[<@mesh, [{\"x\"}, {}]>] out_shardings=[<@mesh, [{\"x\"}, {}]>] manual_axes={\"x\"} (%b" + k +
+         ": tensor<8x64xf32>) {\n      %w" + k + " = stablehlo.negate %b" + k +
+         " : tensor<8x64xf32>\n      sdy.return %w" + k + " : tensor<8x64xf32>\n    } : (tensor<16x64xf32>) -> "
+         "tensor<16x64xf32>\n";
+    last = "%v" + k;
+  }
+  m += "    return " + last + " : tensor<16x64xf32>\n  }\n}\n";
+  auto exported = module::runPasses(
+      m, {*module::parsePassSpec(roundTrip ? "xla-sdy-round-trip-export-pipeline" : "xla-sdy-stablehlo-export-pipeline")});
+  if (!exported.has_value()) {
+    state.SkipWithError(exported.error().message.c_str());
+    return;
+  }
+  measure(state, exported->text, importPipeline(exported->text));
+  state.counters["us/manual"] = benchmark::Counter(static_cast<double>(count) * 1e-6,
+                                                   benchmark::Counter::kIsIterationInvariantRate |
+                                                       benchmark::Counter::kInvert);
+}
+
 // The StableHLO import's steps (pipelines.cc), in order.
 const std::vector<const char*> kSteps = {
     "xla-sdy-import-shardings", "xla-stablehlo-round-trip-shard-map-import", "symbol-dce", "xla-sdy-import-constants",
@@ -128,6 +166,9 @@ int main(int argc, char** argv) {
   auto* b = benchmark::RegisterBenchmark("BM_ImportPipeline", BM_ImportPipeline);
   b->ArgNames({"MB", "roundTrip"})->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime()->MeasureProcessCPUTime();
   for (int64_t mb : listFromEnv("SB_IMPORT_BENCH_MB", {1, 4})) b->Args({mb, 0})->Args({mb, 1});
+  auto* m = benchmark::RegisterBenchmark("BM_ImportManualComputations", BM_ImportManualComputations);
+  m->ArgNames({"N", "roundTrip"})->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime()->MeasureProcessCPUTime();
+  for (int64_t n : listFromEnv("SB_MANUAL_BENCH_N", {10000})) m->Args({n, 0})->Args({n, 1});
   for (int step = 0; step < static_cast<int>(kSteps.size()); ++step)
     benchmark::RegisterBenchmark(("BM_ImportPass/" + std::string(kSteps[static_cast<size_t>(step)])).c_str(),
                                  BM_ImportPass)

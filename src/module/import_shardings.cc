@@ -17,6 +17,7 @@
 #include "module/pass.h"
 #include "module/text_lex.h"
 #include "module/scanner.h"
+#include "module/value_index.h"
 #include "shardbridge/hlo/hlo_sharding.h"
 
 namespace shardbridge::module {
@@ -56,7 +57,7 @@ std::set<std::string_view> calledFromBodies(const OpTree& tree) {
 // Whether op `i` is part of a shard_map pattern the import raises to an
 // sdy.manual_computation (stablehlo_shard_map_import.cc), so that its
 // `{manual}` sharding goes with the pattern.
-bool inShardMapPattern(const OpTree& tree, int i, const std::set<std::string_view>& inside) {
+bool inShardMapPattern(const OpTree& tree, FuncValueIndex& values, int i, const std::set<std::string_view>& inside) {
   std::string_view t = tree.text;
   int func = tree.enclosingFunc(i);
   if (func >= 0 && inside.count(tree.ops[func].symbolName)) return true;
@@ -66,16 +67,14 @@ bool inShardMapPattern(const OpTree& tree, int i, const std::set<std::string_vie
   if ((op.name == "call" || op.name == "func.call") && isManualBodyName(op.symbolName)) return true;
   if ((target == "Sharding" || op.name == "mhlo.copy") && func >= 0) {
     if (op.uses.size() == 1) {
-      int def = definingOp(tree, func, op.uses[0].name, op.uses[0].index);
+      int def = values.definingOp(func, op.uses[0].name, op.uses[0].index);
       if (def >= 0 && (tree.ops[def].name == "call" || tree.ops[def].name == "func.call") &&
           isManualBodyName(tree.ops[def].symbolName))
         return true;
     }
     if (!op.resultDefs.empty())
-      for (int u : opsInside(tree, func))
-        for (const ValueUse& use : tree.ops[u].uses)
-          if (use.name == op.resultDefs[0].name.in(t) && customCallTarget(t, tree.ops[u]) == "SPMDFullToShardShape")
-            return true;
+      for (int u : values.users(func, op.resultDefs[0].name.in(t), -1))
+        if (customCallTarget(t, tree.ops[u]) == "SPMDFullToShardShape") return true;
   }
   return false;
 }
@@ -127,10 +126,11 @@ Status runImportShardings(PassContext& ctx) {
   const OpTree& tree = ctx.tree;
   std::set<std::string_view> inside;
   if (module_lex::contains(ctx.text(), "manual")) inside = calledFromBodies(tree);
+  FuncValueIndex values(tree);
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
     if (const AttrEntry* e = op.dict.find("mhlo.sharding"))
-      warnLosses(ctx, *e, [&] { return inShardMapPattern(tree, i, inside); });
+      warnLosses(ctx, *e, [&] { return inShardMapPattern(tree, values, i, inside); });
     bool body = op.name == "func.func" && inside.count(op.symbolName);
     auto inBody = [body] { return body; };
     for (const ValueDef& a : op.funcArgs())

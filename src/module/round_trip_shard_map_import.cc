@@ -16,6 +16,7 @@
 // uses go. Errors are upstream's, at the call. Then, as upstream, every
 // function called inside a manual computation gets `sdy.func_manual_axes`
 // (func_manual_axes.cc). See docs/module.md "Import".
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "module/pass.h"
 #include "module/pass_prefilters.h"
 #include "module/text_lex.h"
+#include "module/value_index.h"
 
 namespace shardbridge::module {
 namespace {
@@ -46,14 +48,9 @@ bool callsBody(const OpTree& tree, const SymbolIndex& symbols, int module, std::
 }
 
 // The ops of `func` using value `name` (any index), in text order.
-std::vector<int> usersOf(const OpTree& tree, int func, std::string_view name) {
-  std::vector<int> out;
-  for (int i : opsInside(tree, func))
-    for (const ValueUse& u : tree.ops[i].uses)
-      if (u.name == name) {
-        out.push_back(i);
-        break;
-      }
+std::vector<int> usersOf(FuncValueIndex& values, int func, std::string_view name) {
+  std::vector<int> out = values.users(func, name, -1);
+  out.erase(std::unique(out.begin(), out.end()), out.end());  // an op once, however many uses
   return out;
 }
 
@@ -63,7 +60,7 @@ Error opError(const OpNode& call, std::string message) {
 
 class RoundTripMatcher {
  public:
-  explicit RoundTripMatcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
+  explicit RoundTripMatcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree), values_(tree) {}
 
   Result<std::vector<ManualPlan>> run() {
     std::vector<ManualPlan> plans;
@@ -95,7 +92,7 @@ class RoundTripMatcher {
     int f = tree_.enclosingFunc(i);
     if (f < 0) return false;
     for (const ResultDef& d : op.resultDefs)
-      if (!usersOf(tree_, f, d.name.in(t_)).empty()) return true;
+      if (!usersOf(values_, f, d.name.in(t_)).empty()) return true;
     return false;
   }
 
@@ -109,14 +106,14 @@ class RoundTripMatcher {
     SB_ASSIGN_OR_RETURN(Frontend callAttrs, frontendOf(t_, call.dict));
     // A call with results none of which is used goes (upstream: its results
     // had 0 elements and were replaced by constants).
-    if (!call.resultDefs.empty() && usersOf(tree_, func, call.resultDefs[0].name.in(t_)).empty()) {
+    if (!call.resultDefs.empty() && usersOf(values_, func, call.resultDefs[0].name.in(t_)).empty()) {
       p.eraseOnly = true;
       return std::optional<ManualPlan>(std::move(p));
     }
     // Operands: those of the GlobalToLocalShape calls producing the call's.
     std::vector<int> g2l;
     for (const ValueUse& u : call.uses) {
-      int def = definingOp(tree_, func, u.name, u.index);
+      int def = values_.definingOp(func, u.name, u.index);
       if (def >= 0 && customCallTarget(t_, tree_.ops[def]) == kG2L &&
           std::find(g2l.begin(), g2l.end(), def) == g2l.end())
         g2l.push_back(def);
@@ -140,7 +137,7 @@ class RoundTripMatcher {
     // Results: those of the LocalToGlobalShape call reading the call's.
     int l2g = -1;
     if (!call.resultDefs.empty()) {
-      std::vector<int> users = usersOf(tree_, func, call.resultDefs[0].name.in(t_));
+      std::vector<int> users = usersOf(values_, func, call.resultDefs[0].name.in(t_));
       if (customCallTarget(t_, tree_.ops[users[0]]) != kL2G)
         return opError(call, "expected the first use of " + callee + " to be a " + std::string(kL2G) + " CustomCallOp");
       l2g = users[0];
@@ -194,6 +191,8 @@ class RoundTripMatcher {
   const OpTree& tree_;
   std::string_view t_;
   SymbolIndex symbols_;
+  // Asked from const members; it only fills itself in.
+  mutable FuncValueIndex values_;
   sdy::Context sctx_;
   std::set<int> claimed_;
   std::vector<int> stray_;

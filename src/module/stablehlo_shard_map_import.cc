@@ -34,6 +34,7 @@
 #include "module/op_types.h"
 #include "module/pass.h"
 #include "module/sharding_sites.h"
+#include "module/value_index.h"
 #include "shardbridge/sdy/text.h"
 
 namespace shardbridge::module {
@@ -47,7 +48,7 @@ bool isShardMapBodyName(std::string_view n) { return isJaxBody(n) || isExportBod
 
 class StablehloMatcher {
  public:
-  explicit StablehloMatcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree) {}
+  explicit StablehloMatcher(const OpTree& tree) : tree_(tree), t_(tree.text), symbols_(tree), values_(tree) {}
 
   Result<std::vector<ManualPlan>> run() {
     std::vector<ManualPlan> plans;
@@ -71,11 +72,7 @@ class StablehloMatcher {
   }
 
   std::vector<int> users(int func, std::string_view name, int index) const {
-    std::vector<int> out;
-    for (int i : opsInside(tree_, func))
-      for (const ValueUse& u : tree_.ops[i].uses)
-        if (u.name == name && u.index == index) out.push_back(i);
-    return out;
+    return values_.users(func, name, index);
   }
 
   // One result, used, one operand, and the right kind: a custom call of
@@ -127,13 +124,13 @@ class StablehloMatcher {
     std::vector<sdy::TensorShardingAttr> in, out, local;
     OpTypes callTypes = opTypes(tree_, call);
     for (const ValueUse& u : call.uses) {
-      int f2s = definingOp(tree_, func, u.name, u.index);
+      int f2s = values_.definingOp(func, u.name, u.index);
       if (f2s < 0 || customCallTarget(t_, tree_.ops[f2s]).empty())
         return fail(call, "expecting CustomCallOp as operand");
       if (!isPatternOp(func, f2s, "SPMDFullToShardShape", exportForm))
         return fail(call, "expecting SPMDFullToShardShape custom call as operand");
       const ValueUse& inner = tree_.ops[f2s].uses[0];
-      int sharding = definingOp(tree_, func, inner.name, inner.index);
+      int sharding = values_.definingOp(func, inner.name, inner.index);
       if (sharding < 0 || (customCallTarget(t_, tree_.ops[sharding]).empty() &&
                            !(exportForm && tree_.ops[sharding].name == "mhlo.copy")))
         return fail(call, "expecting CustomCallOp as operand of SPMDFullToShardShape");
@@ -250,6 +247,8 @@ class StablehloMatcher {
   const OpTree& tree_;
   std::string_view t_;
   SymbolIndex symbols_;
+  // Asked from const members; it only fills itself in.
+  mutable FuncValueIndex values_;
   sdy::Context sctx_;
   std::map<int, std::vector<std::string>> meshAxes_;
 };

@@ -1,0 +1,52 @@
+// The definitions and uses of a function's values, indexed: for passes that
+// ask many questions about the values of one function (the StableHLO
+// shard_map import asks half a dozen per manual computation). Each question
+// with definingOp or a walk over opsInside costs the function's length, so
+// a function of N manual computations cost N^2 (4,000 of them in one
+// function took 12 s to import). Here each function is walked once, on its
+// first question; the answers are exactly those of the walks.
+// Internal to src/module/.
+#pragma once
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module {
+
+class FuncValueIndex {
+ public:
+  explicit FuncValueIndex(const OpTree& tree) : tree_(tree) {}
+  // definingOp(tree, func, name, index, resultIndex) (import_common.h):
+  // the first op inside `func` (any depth, text order) with a result group
+  // `name` of more than `index` values; -1 when none (or func < 0).
+  int definingOp(int func, std::string_view name, int index, int* resultIndex = nullptr);
+  // The ops inside `func` (any depth, text order) using `name#index`
+  // (`index` -1: `name` with any index) outside their regions, an op once
+  // per such use, as a walk over opsInside(tree, func) finds them; empty
+  // for func < 0.
+  std::vector<int> users(int func, std::string_view name, int index);
+
+ private:
+  struct Def {
+    int op;
+    int base;   // the group's first value among the op's results
+    int count;  // values in the group
+  };
+  struct Use {
+    int index;  // the `#i`
+    int op;
+  };
+  struct Func {
+    std::unordered_map<std::string_view, std::vector<Def>> defs;
+    std::unordered_map<std::string_view, std::vector<Use>> uses;
+  };
+  const Func& of(int func);
+
+  const OpTree& tree_;
+  std::unordered_map<int, Func> funcs_;
+};
+
+}  // namespace shardbridge::module
