@@ -81,8 +81,9 @@ std::string convertJson(const ConvertOptions& options, const InputText& input,
     w.value(options.output);
   }
   w.key("warnings").beginArray();
+  LineIndex lines(input.text);
   for (const module::ModuleWarning& warning : result.warnings) {
-    LineCol at = lineColAt(input.text, warning.offset);
+    LineCol at = lines.at(warning.offset);
     w.beginObject(JsonWriter::kInline);
     w.key("line").value(static_cast<int64_t>(at.line));
     w.key("column").value(static_cast<int64_t>(at.column));
@@ -139,8 +140,9 @@ int runConvert(const ConvertOptions& options) {
   Result<module::ConvertedModule> result = module::runPasses(input.text, *specs);
   if (!result) return reportError(result.error(), input);
 
+  LineIndex lines(input.text);
   for (const module::ModuleWarning& w : result->warnings) {
-    LineCol at = lineColAt(input.text, w.offset);
+    LineCol at = lines.at(w.offset);
     std::cerr << input.name << ":" << at.line << ":" << at.column << ": warning: " << w.message << "\n";
   }
   if (!options.output.empty()) {

@@ -20,6 +20,21 @@ LineCol lineColAt(std::string_view text, size_t offset) {
   return lc;
 }
 
+LineCol LineIndex::at(size_t offset) {
+  if (starts_.empty()) {
+    starts_.push_back(0);
+    for (size_t i = text_.find('\n'); i != std::string_view::npos; i = text_.find('\n', i + 1))
+      starts_.push_back(i + 1);
+  }
+  offset = std::min(offset, text_.size());
+  // The lines that start at or before `offset`: one more than the newlines before it.
+  auto after = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  LineCol lc;
+  lc.line = static_cast<size_t>(after - starts_.begin());
+  lc.column = offset - *(after - 1) + 1;
+  return lc;
+}
+
 std::string escapeMessage(std::string_view message) {
   std::string out;
   out.reserve(message.size());

@@ -3,6 +3,8 @@
 #include "shardbridge/base/diagnostic.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include <string>
 
@@ -68,6 +70,31 @@ TEST(ErrorTest, ShiftedMovesBothOffsets) {
   Error unlocated = makeError(ErrorCode::kParse, "m").withNote("n").shifted(10);
   EXPECT_EQ(unlocated.offset, Error::kNoOffset);
   EXPECT_EQ(unlocated.noteOffset, Error::kNoOffset);
+}
+
+TEST(LineIndex, EdgesAnswerAsLineColAt) {
+  for (std::string_view text : {std::string_view(""), std::string_view("\n"), std::string_view("ab"),
+                                std::string_view("a\n\nb\n"), std::string_view("\r\n x")}) {
+    LineIndex lines(text);
+    for (size_t at = 0; at <= text.size() + 2; ++at) {
+      LineCol want = lineColAt(text, at);
+      LineCol got = lines.at(at);
+      EXPECT_EQ(got.line, want.line) << at;
+      EXPECT_EQ(got.column, want.column) << at;
+    }
+  }
+}
+
+RC_GTEST_PROP(LineIndex, AnyOffsetOfAnyTextAnswersAsLineColAt, ()) {
+  std::string text = *rc::gen::container<std::string>(rc::gen::element('a', '\n', ' ', '\r', '\t'));
+  LineIndex lines(text);
+  auto offsets = *rc::gen::container<std::vector<size_t>>(rc::gen::inRange<size_t>(0, text.size() + 3));
+  for (size_t at : offsets) {
+    LineCol want = lineColAt(text, at);
+    LineCol got = lines.at(at);
+    RC_ASSERT(got.line == want.line);
+    RC_ASSERT(got.column == want.column);
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "shardbridge/base/result.h"
 
@@ -22,6 +23,21 @@ struct LineCol {
 // Returns the line and column of byte `offset` in `text`. An offset past the
 // end maps to the position just after the last byte.
 LineCol lineColAt(std::string_view text, size_t offset);
+
+// lineColAt for many offsets of one text (a module's warnings): the line
+// starts are found once, on the first call, and each offset then costs a
+// binary search instead of a scan from the start (which made 8,000
+// warnings take seconds). Answers exactly as lineColAt; `text` must
+// outlive it.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text) : text_(text) {}
+  LineCol at(size_t offset);
+
+ private:
+  std::string_view text_;
+  std::vector<size_t> starts_;  // the first byte of each line; empty until the first call
+};
 
 // Returns `error` rendered for people. With an offset:
 // "<name>:LINE:COL: error: MESSAGE\n<source line>\n<spaces>^\n"; tabs in the
