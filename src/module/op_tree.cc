@@ -516,13 +516,15 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
       p_ = e + 3;
       continue;
     }
-    // In a block of a function's depth: on a helper's parser, a cancel
-    // or the next part's start ends this part; on the first thread's, a
+    // On a helper's parser, in the part's own block: a cancel or the next
+    // part's start ends the part. On the first thread's, in a block at a
+    // depth parts start at (a module's functions, a function's ops): a
     // part that starts here is adopted, unless its thread found none.
-    if (depth == 1 && region && (cancel_ || nextSplit_ < splitStarts_.size())) {
-      if (cancel_ && cancel_->load(std::memory_order_relaxed)) return makeError(ErrorCode::kInternal, "cancelled");
-      if (p_ == stopAt_) break;
-      if (atSplit(parent)) {
+    if (cancel_ ? depth == partDepth_ : depth <= 2 && region && nextSplit_ < splitStarts_.size()) {
+      if (cancel_) {
+        if (cancel_->load(std::memory_order_relaxed)) return makeError(ErrorCode::kInternal, "cancelled");
+        if (p_ == stopAt_) break;
+      } else if (atSplit(parent, depth)) {
         any = true;
         continue;
       }
@@ -531,6 +533,15 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
     size_t before = p_;
     SB_TRY(op(parent, depth));
     if (p_ == before) return parseError("expected an operation, got " + describe(t_, p_), p_);
+    if (cancel_ && depth == partDepth_ && before < stopAt_ && stopAt_ < p_) {
+      // A helper's op that holds the next part's start (a function with
+      // that part in its body): the part ends before it, and the first
+      // thread, which parses the op itself, meets that start inside it.
+      dropOpsFrom(index);
+      p_ = before;
+      skipFrom_ = static_cast<size_t>(-1);
+      break;
+    }
     if (region) opScratch_.push_back(index);
     else tree_.topLevel.push_back(index);
     any = true;

@@ -47,8 +47,8 @@ class TreeParser {
   Result<OpTree> run(unsigned threads = 1, size_t parallelFrom = 0);
 
   // A part of a text a helper thread parsed (op_tree_split.cc): the ops of
-  // a block at depth 1 from `start` up to the `}` closing it or up to the
-  // next part's start, at `end`. Op 0 of `tree` stands for the enclosing
+  // a block at depth 1 or 2 from `start` up to the `}` closing it or up to
+  // the next part's start, at `end`. Op 0 of `tree` stands for the enclosing
   // op; `ops` are the block's own (indices into tree.ops).
   struct Half {
     OpTree tree;
@@ -63,9 +63,10 @@ class TreeParser {
     void operator()(Split* split) const;
   };
   using Splits = std::vector<std::unique_ptr<Split, SplitDeleter>>;
-  // Parses the part from `start` up to `stop` (npos: the end of its block),
-  // on a helper thread; an error or `cancel` set gives no Half.
-  Result<Half> part(size_t start, size_t stop, const std::atomic<bool>* cancel);
+  // Parses the part from `start` up to `stop` (npos: the end of its block)
+  // as ops of a block at `depth`, on a helper thread; an error or `cancel`
+  // set gives no Half.
+  Result<Half> part(size_t start, size_t stop, int depth, const std::atomic<bool>* cancel);
   // Parses that part (on the second thread); an error or `cancel` set
   // gives no Half.
   Result<Half> half(size_t start, const std::atomic<bool>* cancel);
@@ -154,17 +155,20 @@ class TreeParser {
   Status rest(int index, int depth);
   Status region(int index, int depth, TreeVec<ValueDef>& pendingArgs);
   Status blockBody(int parent, Region* region, int depth, TreeVec<ValueDef> entryArgs = {});
-  // At the next part's start in a block at depth 1 whose ops gather on
+  // At the next part's start in a block whose ops gather on
   // opScratch_: waits for its thread and moves its ops in (their
   // parent `parent`), p_ at the end of its part; false when it has none.
   bool splice(int parent);
-  // At a statement of a block at depth 1 while parts remain: drops (and
-  // cancels) the parts whose start the parse went past, and splices the
-  // next one if it starts at p_. Whether it did.
-  bool atSplit(int parent);
+  // At a statement of a block at `depth` (1 or 2) while parts remain:
+  // drops (and cancels) the parts whose start the parse went past, and
+  // splices the next one if it starts at p_ at that depth. Whether it did.
+  bool atSplit(int parent, int depth);
   // Starts up to `parts - 1` helper threads on `parts` guessed parts of the
   // text (none where no split point is found); tree_.ops is reserved.
   void startSplits(unsigned parts);
+  // Removes ops `index` onwards (the last op parsed and its nested ops),
+  // their function parts with them.
+  void dropOpsFrom(int index);
   // Sizes tree_.ops for the text in [from, to), about one op a line.
   void reserveOps(size_t from, size_t to = std::string_view::npos);
 
@@ -199,6 +203,7 @@ class TreeParser {
   // part; and the next part's start, where this part ends.
   const std::atomic<bool>* cancel_ = nullptr;
   size_t stopAt_ = std::string_view::npos;
+  int partDepth_ = 0;  // the depth of the part's own block
 
   std::string_view t_;
   size_t p_ = 0;

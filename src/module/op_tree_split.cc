@@ -2,25 +2,29 @@
 //
 // Why speculation: where a module's later parts begin can only be known by
 // parsing what comes before (a brace or a `func.func` may sit inside a
-// string or a nested module). So each helper thread guesses: part k starts
-// at the first line `  func.func ...` after k/N of the text, and is parsed
-// as the ops of a block at depth 1, up to the `}` closing that block or up
-// to the next part's start, if it meets that start as one of its
-// statements. Such a parse depends on nothing before its start: an op's
-// node is read from its own bytes, and its parent and depth are the block's
-// (op_tree.cc). The first thread adopts a part only when its own parse
-// reaches that very byte as a statement of a block at depth 1; then both
-// parses agree on every node from there, and it goes on from the part's
-// end. Otherwise (the guess was inside a string, a nested module, a
-// region) or when the part failed, the first thread reads those bytes
-// itself, so what it returns, an error included, is what the one-thread
-// parse returns.
+// string or a nested module). So each helper thread guesses. Part k starts
+// at the first line after k/N of the text that looks like a statement as
+// MLIR prints one at depth 1 or 2: `  func.func ...` (a function of a
+// module), or, where none is near, `    %... = ...` (an op of a function's
+// body; a module's largest function often holds half its text). It is
+// parsed as the ops of a block at that depth, up to the `}` closing that
+// block, or up to the next part's start if it meets that start as one of
+// its statements at its own depth. Such a parse depends on nothing before
+// its start: an op's node is read from its own bytes, and its parent and
+// depth are the block's (op_tree.cc). The first thread adopts a part only
+// when its own parse reaches that very byte as a statement of a block at
+// that depth. Then both parses agree on every node from there, and it goes
+// on from the part's end. Otherwise (the guess was inside a string, a
+// wrapped op, a nested module, a deeper region), or when the part failed,
+// the first thread reads those bytes itself. So what it returns, an error
+// included, is what the one-thread parse returns.
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "base/huge_pages.h"
 #include "module/op_tree_parser.h"
@@ -42,6 +46,7 @@ unsigned defaultParseThreads() {
 
 struct TreeParser::Split {
   size_t start = 0;
+  int depth = 1;                         // of the block whose ops the part holds
   size_t stop = std::string_view::npos;  // the next part's start
   // The first thread's node array (reserved for the whole text before the
   // threads start), whose pages for this part's nodes the thread maps once
@@ -56,12 +61,18 @@ struct TreeParser::Split {
 
 namespace {
 
-// The first line `  func.func` (two blanks: a function of a module as MLIR
-// prints it) starting at or after `from`; npos when none.
-size_t guessSplit(std::string_view text, size_t from) {
-  constexpr std::string_view kLine = "\n  func.func ";
-  size_t at = text.find(kLine, from);
-  return at == std::string_view::npos ? at : at + 3;
+// The first line at or after `from` that looks like a statement at depth
+// 1 (`  func.func `, two blanks), or, when none is within `near` bytes, at
+// depth 2 (`    %`, four): its first byte and that depth; npos when there
+// is none. A function is preferred: a part at depth 2 ends with the
+// function it starts in, and the first thread reads the functions after it.
+std::pair<size_t, int> guessSplit(std::string_view text, size_t from, size_t near) {
+  size_t func = text.find("\n  func.func ", from);
+  if (func != std::string_view::npos && func - from <= near) return {func + 3, 1};
+  size_t op = text.find("\n    %", from);
+  if (op != std::string_view::npos && op < func) return {op + 5, 2};
+  if (func != std::string_view::npos) return {func + 3, 1};
+  return {std::string_view::npos, 0};
 }
 
 // Maps the pages where the first thread will move the part's `count`
@@ -89,10 +100,11 @@ void TreeParser::startSplits(unsigned parts) {
   for (unsigned k = 1; k < parts; ++k) {
     size_t from = text.size() / parts * k;
     if (!splits.empty() && from <= splits.back()->start) from = splits.back()->start + 1;
-    size_t start = guessSplit(text, from);
+    auto [start, depth] = guessSplit(text, from, text.size() / parts / 2);
     if (start == std::string_view::npos) break;
     auto s = std::unique_ptr<Split, SplitDeleter>(new Split);
     s->start = start;
+    s->depth = depth;
     s->nodes = static_cast<std::byte*>(nodes);
     s->nodesBytes = nodesBytes;
     if (!splits.empty()) splits.back()->stop = start;
@@ -108,7 +120,7 @@ void TreeParser::startSplits(unsigned parts) {
         // parses itself.
         try {
           TreeParser p(text);
-          auto h = p.part(s->start, s->stop, &s->cancel);
+          auto h = p.part(s->start, s->stop, s->depth, &s->cancel);
           if (h) {
             size_t count = h->tree.ops.size() - 1;
             size_t bytes = h->end - h->start;
@@ -129,7 +141,7 @@ void TreeParser::startSplits(unsigned parts) {
   for (const auto& s : splits) splitStarts_.push_back(s->start);
 }
 
-bool TreeParser::atSplit(int parent) {
+bool TreeParser::atSplit(int parent, int depth) {
   // A part whose start the parse went past (inside a string, a region, a
   // nested module, or a part adopted before it) is not wanted.
   while (nextSplit_ < splitStarts_.size() && splitStarts_[nextSplit_] < p_) {
@@ -137,7 +149,8 @@ bool TreeParser::atSplit(int parent) {
     splits_[nextSplit_]->arrived.store(true, std::memory_order_relaxed);
     ++nextSplit_;
   }
-  return nextSplit_ < splitStarts_.size() && splitStarts_[nextSplit_] == p_ && splice(parent);
+  return nextSplit_ < splitStarts_.size() && splitStarts_[nextSplit_] == p_ &&
+         splits_[nextSplit_]->depth == depth && splice(parent);
 }
 
 void TreeParser::SplitDeleter::operator()(Split* split) const {
@@ -147,9 +160,10 @@ void TreeParser::SplitDeleter::operator()(Split* split) const {
   delete split;
 }
 
-Result<TreeParser::Half> TreeParser::part(size_t start, size_t stop, const std::atomic<bool>* cancel) {
+Result<TreeParser::Half> TreeParser::part(size_t start, size_t stop, int depth, const std::atomic<bool>* cancel) {
   cancel_ = cancel;
   stopAt_ = stop;
+  partDepth_ = depth;
   tree_.arena = std::make_shared<TreeArena>();
   TreeArenaScope scope(tree_.arena.get());
   tree_.topLevel = TreeVec<int>();
@@ -158,7 +172,7 @@ Result<TreeParser::Half> TreeParser::part(size_t start, size_t stop, const std::
   Region region;
   region.whole.begin = start;
   p_ = start;
-  SB_TRY(blockBody(0, &region, 1));
+  SB_TRY(blockBody(0, &region, depth));
   // A label in the part starts a block of its own, which the first
   // thread's block would not know of: such a part is not adopted.
   if (region.blocks.size() != 1 || !region.blocks[0].label.empty())
@@ -169,6 +183,15 @@ Result<TreeParser::Half> TreeParser::part(size_t start, size_t stop, const std::
   h.start = start;
   h.end = p_;
   return h;
+}
+
+void TreeParser::dropOpsFrom(int index) {
+  while (static_cast<int>(tree_.ops.size()) > index) {
+    // Function parts are added in the order of their ops, so the last
+    // op's are the deque's last.
+    if (tree_.ops.back().func) tree_.funcParts.pop_back();
+    tree_.ops.pop_back();
+  }
 }
 
 bool TreeParser::splice(int parent) {

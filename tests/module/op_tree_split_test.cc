@@ -144,6 +144,36 @@ std::string splitTestHide(std::string text, std::string_view hidden) {
 
 // Where a guessed start is no statement of a block at depth 1, that part is
 // read by the first thread, and the later parts are still adopted.
+// One function of `ops` ops (a module's main often holds half its text).
+std::string splitTestBigFunction(int ops) {
+  std::string f = "  func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n    %v0 = stablehlo.negate %arg0 : tensor<8xf32>\n";
+  for (int i = 1; i < ops; ++i)
+    f += "    %v" + std::to_string(i) + " = stablehlo.add %v" + std::to_string(i - 1) + ", %arg0 {mhlo.sharding = \"{replicated}\"} : tensor<8xf32>\n";
+  return f + "    return %v" + std::to_string(ops - 1) + " : tensor<8xf32>\n  }\n";
+}
+
+TEST(OpTreeSplit, PartsInsideOneLargeFunctionAreAdopted) {
+  std::string text = "module {\n" + splitTestBigFunction(400) + "}\n";
+  for (unsigned threads : {2u, 4u}) {
+    BothParses b = parseBothWays(text, threads);
+    EXPECT_EQ(b.parts, threads - 1) << threads;
+    EXPECT_EQ(b.one, b.two) << threads;
+    EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+  }
+}
+
+TEST(OpTreeSplit, APartOfFunctionsEndsBeforeTheFunctionTheNextPartStartsIn) {
+  // Small functions first, then a large one: the part that starts at a
+  // function stops before the large function, in whose body the next
+  // parts start, so that those are adopted too.
+  std::string small = splitTestModule(60);
+  std::string text = small.substr(0, small.rfind("}\n#loc1")) + splitTestBigFunction(400) + "}\n#loc1 = loc(\"f.py\":1:2)\n";
+  BothParses b = parseBothWays(text, 4);
+  EXPECT_EQ(b.parts, 3u);
+  EXPECT_EQ(b.one, b.two);
+  EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+}
+
 TEST(OpTreeSplit, AGuessThatIsNoFunctionIsNotAdoptedAndTheLaterPartsAre) {
   std::string text = splitTestModule(64);
   const std::vector<std::string> hidden = {

@@ -221,14 +221,15 @@ inline constexpr size_t kMaxBracketNesting = 512;
 Result<OpTree> parseOpTree(std::string_view text);
 
 // How parseOpTree may share its work between threads. The tree is the same
-// either way, node for node: with N threads, helper threads parse,
-// speculatively, the later of N parts of the text, each from a function
-// (a line `  func.func ...`) after k/N of it to the end of its block or to
-// the next part; the calling thread adopts a part only when its own parse
-// arrives at that same byte as a statement of a block at depth 1 (a
-// function of a `module { ... }`). Anywhere else, or when a part fails, the
-// calling thread parses those bytes itself, so an error is the one-thread
-// parse's error (docs/module.md "The op tree on several threads").
+// either way, node for node. With N threads, helper threads parse,
+// speculatively, the later of N parts of the text. Each starts after k/N
+// of it, at a function (a line `  func.func ...`) or at an op of a
+// function's body (`    %...`), and runs to the end of its block or to
+// the next part. The calling thread adopts a part only when its own parse
+// arrives at that same byte as a statement of a block at the part's
+// depth. Anywhere else, or when a part fails, the calling thread parses
+// those bytes itself, so an error is the one-thread parse's error
+// (docs/module.md "The op tree on several threads").
 struct OpTreeParseOptions {
   // Threads for one parse, the calling one included (at most 64); 1 parses on the
   // calling thread only. 0: SHARDBRIDGE_THREADS from the environment when
