@@ -147,7 +147,7 @@ struct Call {
 
 class Flattener {
  public:
-  explicit Flattener(PassContext& ctx) : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()) {}
+  explicit Flattener(PassContext& ctx) : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()), values_(ctx.tree) {}
 
   Status run() {
     collect();
@@ -271,7 +271,7 @@ class Flattener {
       out_types.push_back(type.text);
       return;
     }
-    int def = inTree ? definingOp(tree_, c.func, name, index) : -1;
+    int def = inTree ? values_.definingOp(c.func, name, index) : -1;
     if (def >= 0 && tree_.ops[def].name == "stablehlo.tuple" && tree_.ops[def].uses.size() == type.elems.size()) {
       consumedBy_[def].insert(c.op);
       const OpNode& d = tree_.ops[def];
@@ -412,6 +412,7 @@ class Flattener {
   PassContext& ctx_;
   const OpTree& tree_;
   std::string_view t_;
+  mutable FuncValueIndex values_;  // fills itself in on a question
   std::vector<Call> calls_;
   std::set<int> rewritten_;
   std::map<int, FuncScope> scopes_;

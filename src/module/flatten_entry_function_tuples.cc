@@ -70,7 +70,7 @@ std::string collapsedBlanks(std::string_view s) {
 class EntryFlattener {
  public:
   explicit EntryFlattener(PassContext& ctx)
-      : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()), aliases_(typeAliasesOf(ctx.tree)) {}
+      : ctx_(ctx), tree_(ctx.tree), t_(ctx.text()), values_(ctx.tree), aliases_(typeAliasesOf(ctx.tree)) {}
 
   Status run() {
     std::vector<int> modules = tree_.modules();
@@ -174,7 +174,7 @@ class EntryFlattener {
             next.push_back({a->second.elements[e], a->second.elements[e], 0, (*elems)[e], true});
           continue;
         }
-        int def = r.inTree ? definingOp(tree_, func, r.name, r.index) : -1;
+        int def = r.inTree ? values_.definingOp(func, r.name, r.index) : -1;
         if (def >= 0 && tree_.ops[def].name == "stablehlo.tuple" && tree_.ops[def].uses.size() == elems->size()) {
           consumed_.insert(def);
           const OpNode& d = tree_.ops[def];
@@ -393,6 +393,7 @@ class EntryFlattener {
   PassContext& ctx_;
   const OpTree& tree_;
   std::string_view t_;
+  mutable FuncValueIndex values_;  // fills itself in on a question
   std::vector<std::pair<std::string, std::string>> aliases_;
   std::optional<FreshNames> names_;
   std::map<std::string, ArgTuple> argTuples_;

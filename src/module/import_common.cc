@@ -120,8 +120,8 @@ int definingOp(const OpTree& tree, int func, std::string_view name, int index, i
   return -1;
 }
 
-std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const OpTree& tree, int func,
-                                                     std::string_view name, int index) {
+std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const OpTree& tree, FuncValueIndex& values,
+                                                     int func, std::string_view name, int index) {
   std::string_view t = tree.text;
   const OpNode& f = tree.ops[func];
   for (const ValueDef& a : f.funcArgs()) {
@@ -133,7 +133,7 @@ std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const Op
     return *s;
   }
   int resultIndex = 0;
-  int def = definingOp(tree, func, name, index, &resultIndex);
+  int def = values.definingOp(func, name, index, &resultIndex);
   if (def < 0) return std::nullopt;
   const AttrEntry* e = tree.ops[def].dict.find("sdy.sharding");
   if (!e) return std::nullopt;

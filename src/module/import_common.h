@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "module/rewriter.h"
+#include "module/value_index.h"
 #include "shardbridge/base/result.h"
 #include "shardbridge/module/op_tree.h"
 #include "shardbridge/sdy/attrs.h"
@@ -66,8 +67,9 @@ int definingOp(const OpTree& tree, int func, std::string_view name, int index, i
 // The sharding of value `name#index` of function `func`: a func argument's
 // `sdy.sharding`, or element `index` of its defining op's
 // `sdy.sharding_per_value`. nullopt when it has none (or it does not parse).
-std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const OpTree& tree, int func,
-                                                     std::string_view name, int index);
+// `values` answers the definition (value_index.h), once per function.
+std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const OpTree& tree, FuncValueIndex& values,
+                                                     int func, std::string_view name, int index);
 
 // Every value name defined in function `func` (arguments, results, block
 // arguments of nested regions).

@@ -17,18 +17,19 @@
 #include "module/op_types.h"
 #include "module/pass.h"
 #include "module/text_lex.h"
+#include "module/value_index.h"
 #include "shardbridge/sdy/text.h"
 
 namespace shardbridge::module {
 namespace {
 
 // The written type of value `name#index` in function `func`.
-std::string valueType(const OpTree& tree, int func, std::string_view name, int index) {
+std::string valueType(const OpTree& tree, FuncValueIndex& values, int func, std::string_view name, int index) {
   std::string_view t = tree.text;
   for (const ValueDef& a : tree.ops[func].funcArgs())
     if (a.name.in(t) == name) return std::string(a.type.in(t));
   int resultIndex = 0;
-  int def = definingOp(tree, func, name, index, &resultIndex);
+  int def = values.definingOp(func, name, index, &resultIndex);
   if (def < 0) return {};
   OpTypes types = opTypes(tree, tree.ops[def]);
   if (!types.known) return {};
@@ -44,6 +45,7 @@ Status runOpenWhileFreeVars(PassContext& ctx) {
   std::string_view t = ctx.text();
   sdy::Context sctx;
   FreshNames names(tree);
+  FuncValueIndex values(tree);
   sdy::PrintOptions stripped;
   stripped.withPrefix = false;
   for (int w = 0; w < static_cast<int>(tree.ops.size()); ++w) {
@@ -76,11 +78,11 @@ Status runOpenWhileFreeVars(PassContext& ctx) {
     while (lineStart > 0 && (t[lineStart - 1] == ' ' || t[lineStart - 1] == '\t')) --lineStart;
     bool ownLine = lineStart == 0 || t[lineStart - 1] == '\n';
     for (const auto& [name, index] : free) {
-      std::optional<sdy::TensorShardingAttr> s = valueSharding(sctx, tree, func, name, index);
+      std::optional<sdy::TensorShardingAttr> s = valueSharding(sctx, tree, values, func, name, index);
       if (!s || s->rank() == 0) continue;
       sdy::TensorShardingAttr open = sdy::TensorShardingAttr::getFullyOpen(sctx, s->meshOrRef(), s->rank());
       if (open == *s) continue;
-      std::string type = valueType(tree, func, name, index);
+      std::string type = valueType(tree, values, func, name, index);
       if (type.empty())
         return makeError(ErrorCode::kParse,
                          "the type of " + std::string(name) + ", a free variable of this stablehlo.while, is not written",
