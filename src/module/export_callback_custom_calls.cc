@@ -13,6 +13,7 @@
 #include "module/op_types.h"
 #include "module/pass.h"
 #include "module/text_lex.h"
+#include "module/value_index.h"
 
 namespace shardbridge::module {
 namespace {
@@ -22,13 +23,9 @@ bool isCallback(std::string_view target) {
          target == "xla_python_gpu_callback" || target == "xla_ffi_python_gpu_callback";
 }
 
-bool used(const OpTree& tree, int op, std::string_view name) {
+bool used(const OpTree& tree, FuncValueIndex& values, int op, std::string_view name) {
   int func = tree.enclosingFunc(op);
-  if (func < 0) return false;
-  for (int i : opsInside(tree, func))
-    for (const ValueUse& u : tree.ops[i].uses)
-      if (u.name == name) return true;
-  return false;
+  return func >= 0 && !values.users(func, name, -1).empty();
 }
 
 }  // namespace
@@ -37,6 +34,7 @@ Status runExportCallbackCustomCalls(PassContext& ctx) {
   const OpTree& tree = ctx.tree;
   std::string_view t = ctx.text();
   FreshNames names(tree);
+  FuncValueIndex values(tree);
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
     if (op.name != "stablehlo.custom_call" || op.generic || !isCallback(op.symbolName)) continue;
@@ -44,7 +42,7 @@ Status runExportCallbackCustomCalls(PassContext& ctx) {
     OpTypes types = opTypes(tree, op);
     if (!types.known || types.results.size() != 1 || types.results[0].starts_with("tuple<")) continue;
     std::string_view result = op.resultDefs[0].name.in(t);
-    if (!used(tree, i, result)) continue;
+    if (!used(tree, values, i, result)) continue;
     // The result type is the signature's tail after the last top-level `->`.
     std::string_view sig = op.signature.in(t);
     size_t arrow = sig.rfind("->");

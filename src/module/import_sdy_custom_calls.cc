@@ -16,6 +16,7 @@
 #include "module/import_common.h"
 #include "module/op_types.h"
 #include "module/pass.h"
+#include "module/value_index.h"
 #include "shardbridge/sdy/text.h"
 
 namespace shardbridge::module {
@@ -123,19 +124,15 @@ std::optional<int64_t> frontendInt(std::string_view s) {
   return neg ? -v : v;
 }
 
-bool hasUses(const OpTree& tree, int opIndex) {
+bool hasUses(const OpTree& tree, FuncValueIndex& values, int opIndex) {
   const OpNode& op = tree.ops[opIndex];
   if (op.resultDefs.empty()) return false;
   std::string_view name = op.resultDefs[0].name.in(tree.text);
   int func = tree.enclosingFunc(opIndex);
-  if (func < 0) return false;
-  for (int i : opsInside(tree, func))
-    for (const ValueUse& u : tree.ops[i].uses)
-      if (u.name == name) return true;
-  return false;
+  return func >= 0 && !values.users(func, name, -1).empty();
 }
 
-Status importShardingGroup(PassContext& ctx, int i) {
+Status importShardingGroup(PassContext& ctx, FuncValueIndex& values, int i) {
   const OpNode& op = ctx.tree.ops[i];
   std::string_view t = ctx.text();
   if (op.uses.size() != 1) return at(op, "expected CustomCallOp with exactly one operand");
@@ -145,7 +142,7 @@ Status importShardingGroup(PassContext& ctx, int i) {
   SB_ASSIGN_OR_RETURN(std::string idText, roundTripString(t, id->value));
   std::optional<int64_t> value = frontendInt(idText);
   if (!value) return at(op, "expected CustomCallOp with a sharding group id.");
-  if (hasUses(ctx.tree, i)) return at(op, "xla.sdy.ShardingGroup CustomCallOp should have no uses.");
+  if (hasUses(ctx.tree, values, i)) return at(op, "xla.sdy.ShardingGroup CustomCallOp should have no uses.");
   OpTypes types = opTypes(ctx.tree, op);
   if (!types.known || types.operands.size() != 1)
     return at(op, "expected a signature '(T) -> ...' on the xla.sdy.ShardingGroup custom call");
@@ -183,13 +180,14 @@ Status importBarrier(PassContext& ctx, const OpNode& op) {
 Status runImportSdyCustomCalls(PassContext& ctx) {
   const OpTree& tree = ctx.tree;
   sdy::Context sctx;
+  FuncValueIndex values(tree);
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[i];
     std::string_view target = customCallTarget(ctx.text(), op);
     if (target == "Sharding") {
       SB_TRY(importSharding(ctx, sctx, op));
     } else if (target == "xla.sdy.ShardingGroup") {
-      SB_TRY(importShardingGroup(ctx, i));
+      SB_TRY(importShardingGroup(ctx, values, i));
     } else if (target == "xla.sdy.PropagationBarrier") {
       SB_TRY(importBarrier(ctx, op));
     }
