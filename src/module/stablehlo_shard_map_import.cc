@@ -27,6 +27,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "module/import_common.h"
@@ -108,10 +109,15 @@ class StablehloMatcher {
     if (!e)
       return makeError(ErrorCode::kInvalid, "expected an sdy.sharding on this op of a shard_map pattern",
                        op.whole.begin);
-    auto s = sdy::parseTensorShardingPerValue(sctx_, e->value.in(t_));
+    // A module's patterns repeat a few shardings: each text is parsed once
+    // (an error is not kept, so it is returned, located, each time).
+    std::string_view text = e->value.in(t_);
+    if (auto it = firstSharding_.find(text); it != firstSharding_.end()) return it->second;
+    auto s = sdy::parseTensorShardingPerValue(sctx_, text);
     if (!s) return s.error().shifted(e->value.begin);
     if (s->shardings().empty())
       return makeError(ErrorCode::kInvalid, "expected one sharding", e->value.begin);
+    firstSharding_.emplace(text, s->shardings()[0]);
     return s->shardings()[0];
   }
 
@@ -249,6 +255,8 @@ class StablehloMatcher {
   SymbolIndex symbols_;
   // Asked from const members; it only fills itself in.
   mutable FuncValueIndex values_;
+  // shardingOf's answers by the sdy.sharding text (views into the tree's text).
+  std::unordered_map<std::string_view, sdy::TensorShardingAttr> firstSharding_;
   sdy::Context sctx_;
   std::map<int, std::vector<std::string>> meshAxes_;
 };

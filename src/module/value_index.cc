@@ -1,35 +1,39 @@
 #include "module/value_index.h"
 
-namespace shardbridge::module {
+#include <algorithm>
 
-const FuncValueIndex::Func& FuncValueIndex::of(int func) {
-  auto [it, fresh] = funcs_.try_emplace(func);
-  if (!fresh) return it->second;
-  Func& f = it->second;
-  // The ops after `func` in the tree up to its end: those inside it, in
-  // text order (opsInside).
-  const uint32_t end = tree_.ops[func].whole.end;
-  for (int i = func + 1; i < static_cast<int>(tree_.ops.size()) && tree_.ops[i].whole.begin < end; ++i) {
-    const OpNode& op = tree_.ops[i];
-    int base = 0;
-    for (const ResultDef& d : op.resultDefs) {
-      f.defs[d.name.in(tree_.text)].push_back({i, base, d.count});
-      base += d.count;
-    }
-    for (const ValueUse& u : op.uses) f.uses[u.name].push_back({u.index, i});
-  }
-  return f;
+namespace shardbridge::module {
+namespace {
+
+// Calls `visit(i)` for each op inside `func`: the ops after it in the tree
+// up to its end, in text order (opsInside).
+template <typename Visit>
+void eachOpInside(const OpTree& tree, int func, Visit&& visit) {
+  const uint32_t end = tree.ops[func].whole.end;
+  for (int i = func + 1; i < static_cast<int>(tree.ops.size()) && tree.ops[i].whole.begin < end; ++i) visit(i);
 }
+
+}  // namespace
 
 int FuncValueIndex::definingOp(int func, std::string_view name, int index, int* resultIndex) {
   if (func < 0) return -1;
-  const Func& f = of(func);
-  auto it = f.defs.find(name);
-  if (it == f.defs.end()) return -1;
-  for (const Def& d : it->second) {
-    if (index < d.count) {
-      if (resultIndex) *resultIndex = d.base + index;
-      return d.op;
+  Func& f = this->func(func);
+  if (!f.defsBuilt) {
+    f.defsBuilt = true;
+    eachOpInside(tree_, func, [&](int i) {
+      int base = 0;
+      for (const ResultDef& d : tree_.ops[i].resultDefs) {
+        f.defs.push_back({d.name.in(tree_.text), i, base, d.count});
+        base += d.count;
+      }
+    });
+    std::stable_sort(f.defs.begin(), f.defs.end(), [](const Def& a, const Def& b) { return a.name < b.name; });
+  }
+  auto lo = std::lower_bound(f.defs.begin(), f.defs.end(), name, [](const Def& d, std::string_view n) { return d.name < n; });
+  for (auto it = lo; it != f.defs.end() && it->name == name; ++it) {
+    if (index < it->count) {
+      if (resultIndex) *resultIndex = it->base + index;
+      return it->op;
     }
   }
   return -1;
@@ -38,11 +42,17 @@ int FuncValueIndex::definingOp(int func, std::string_view name, int index, int* 
 std::vector<int> FuncValueIndex::users(int func, std::string_view name, int index) {
   std::vector<int> out;
   if (func < 0) return out;
-  const Func& f = of(func);
-  auto it = f.uses.find(name);
-  if (it == f.uses.end()) return out;
-  for (const Use& u : it->second)
-    if (index < 0 || u.index == index) out.push_back(u.op);
+  Func& f = this->func(func);
+  if (!f.usesBuilt) {
+    f.usesBuilt = true;
+    eachOpInside(tree_, func, [&](int i) {
+      for (const ValueUse& u : tree_.ops[i].uses) f.uses.push_back({u.name, u.index, i});
+    });
+    std::stable_sort(f.uses.begin(), f.uses.end(), [](const Use& a, const Use& b) { return a.name < b.name; });
+  }
+  auto lo = std::lower_bound(f.uses.begin(), f.uses.end(), name, [](const Use& u, std::string_view n) { return u.name < n; });
+  for (auto it = lo; it != f.uses.end() && it->name == name; ++it)
+    if (index < 0 || it->index == index) out.push_back(it->op);
   return out;
 }
 

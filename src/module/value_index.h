@@ -30,20 +30,25 @@ class FuncValueIndex {
   std::vector<int> users(int func, std::string_view name, int index);
 
  private:
+  // Flat and sorted by name (stable, so text order within a name): no
+  // allocation per value, as the bench's many small functions need.
   struct Def {
+    std::string_view name;
     int op;
     int base;   // the group's first value among the op's results
     int count;  // values in the group
   };
   struct Use {
+    std::string_view name;
     int index;  // the `#i`
     int op;
   };
   struct Func {
-    std::unordered_map<std::string_view, std::vector<Def>> defs;
-    std::unordered_map<std::string_view, std::vector<Use>> uses;
+    bool defsBuilt = false, usesBuilt = false;
+    std::vector<Def> defs;
+    std::vector<Use> uses;
   };
-  const Func& of(int func);
+  Func& func(int f) { return funcs_[f]; }
 
   const OpTree& tree_;
   std::unordered_map<int, Func> funcs_;
