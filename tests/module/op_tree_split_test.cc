@@ -95,6 +95,15 @@ BothParses parseBothWays(std::string_view text, unsigned threads = 2) {
   return b;
 }
 
+// `text` parses without error, the same on one thread and on `threads`,
+// with `parts` parts adopted.
+void expectSameTreeWithParts(std::string_view text, unsigned threads, size_t parts) {
+  BothParses b = parseBothWays(text, threads);
+  EXPECT_EQ(b.parts, parts) << threads;
+  EXPECT_EQ(b.one, b.two) << threads;
+  EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+}
+
 // `count` functions in one module, each a few ops with a region.
 std::string splitTestModule(int count, std::string_view extra = "") {
   std::string m = "module @m attributes {mhlo.num_partitions = 2 : i32} {\n  sdy.mesh @mesh = <[\"x\"=2]>\n";
@@ -114,20 +123,12 @@ std::string splitTestModule(int count, std::string_view extra = "") {
 }
 
 TEST(OpTreeSplit, ASecondHalfOfFunctionsIsAdoptedAndTheTreeIsTheSame) {
-  std::string text = splitTestModule(40);
-  BothParses b = parseBothWays(text);
-  EXPECT_TRUE(b.adopted);
-  EXPECT_EQ(b.one, b.two);
-  ASSERT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+  expectSameTreeWithParts(splitTestModule(40), 2, 1);
 }
 
 TEST(OpTreeSplit, ManyPartsChainAndTheTreeIsTheSame) {
   std::string text = splitTestModule(64);
-  for (unsigned threads : {3u, 4u, 8u}) {
-    BothParses b = parseBothWays(text, threads);
-    EXPECT_EQ(b.parts, threads - 1) << threads;
-    EXPECT_EQ(b.one, b.two) << threads;
-  }
+  for (unsigned threads : {3u, 4u, 8u}) expectSameTreeWithParts(text, threads, threads - 1);
   // Parts that meet no function to start at (one function only) leave the
   // parse to the calling thread.
   BothParses single = parseBothWays(splitTestModule(1), 8);
@@ -154,12 +155,7 @@ std::string splitTestBigFunction(int ops) {
 
 TEST(OpTreeSplit, PartsInsideOneLargeFunctionAreAdopted) {
   std::string text = "module {\n" + splitTestBigFunction(400) + "}\n";
-  for (unsigned threads : {2u, 4u}) {
-    BothParses b = parseBothWays(text, threads);
-    EXPECT_EQ(b.parts, threads - 1) << threads;
-    EXPECT_EQ(b.one, b.two) << threads;
-    EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
-  }
+  for (unsigned threads : {2u, 4u}) expectSameTreeWithParts(text, threads, threads - 1);
 }
 
 TEST(OpTreeSplit, APartOfFunctionsEndsBeforeTheFunctionTheNextPartStartsIn) {
@@ -168,10 +164,7 @@ TEST(OpTreeSplit, APartOfFunctionsEndsBeforeTheFunctionTheNextPartStartsIn) {
   // parts start, so that those are adopted too.
   std::string small = splitTestModule(60);
   std::string text = small.substr(0, small.rfind("}\n#loc1")) + splitTestBigFunction(400) + "}\n#loc1 = loc(\"f.py\":1:2)\n";
-  BothParses b = parseBothWays(text, 4);
-  EXPECT_EQ(b.parts, 3u);
-  EXPECT_EQ(b.one, b.two);
-  EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+  expectSameTreeWithParts(text, 4, 3);
 }
 
 TEST(OpTreeSplit, AGuessThatIsNoFunctionIsNotAdoptedAndTheLaterPartsAre) {
@@ -184,21 +177,14 @@ TEST(OpTreeSplit, AGuessThatIsNoFunctionIsNotAdoptedAndTheLaterPartsAre) {
       "\n    func.func @s() {\n  func.func @t() {\n    return\n  }\n    return\n  }",
   };
   for (const std::string& h : hidden) {
-    std::string t = splitTestHide(text, h);
-    BothParses b = parseBothWays(t, 4);
-    EXPECT_EQ(b.parts, 2u) << h;
-    EXPECT_EQ(b.one, b.two) << h;
-    EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+    SCOPED_TRACE(h);
+    expectSameTreeWithParts(splitTestHide(text, h), 4, 2);
   }
 }
 
 TEST(OpTreeSplit, AGuessInANestedModuleIsNotAdopted) {
   std::string inner = "  module @inner {\n" + std::string(300, ' ') + "\n  func.func @n() {\n    return\n  }\n  }\n";
-  std::string text = "module @outer {\n  func.func @a() {\n    return\n  }\n" + inner + "}\n";
-  BothParses b = parseBothWays(text);
-  EXPECT_FALSE(b.adopted);
-  EXPECT_EQ(b.one, b.two);
-  EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+  expectSameTreeWithParts("module @outer {\n  func.func @a() {\n    return\n  }\n" + inner + "}\n", 2, 0);
 }
 
 TEST(OpTreeSplit, AnErrorInEitherHalfIsTheOneThreadError) {
@@ -219,11 +205,7 @@ TEST(OpTreeSplit, AnErrorInEitherHalfIsTheOneThreadError) {
 }
 
 TEST(OpTreeSplit, ALabelInTheSecondHalfIsNotAdopted) {
-  std::string text = splitTestModule(10, "  ^bb1:\n");
-  BothParses b = parseBothWays(text);
-  EXPECT_FALSE(b.adopted);
-  EXPECT_EQ(b.one, b.two);
-  EXPECT_EQ(b.one.rfind("error", 0), std::string::npos) << b.one;
+  expectSameTreeWithParts(splitTestModule(10, "  ^bb1:\n"), 2, 0);
 }
 
 TEST(OpTreeSplit, SmallTextsAndOneThreadStayOnTheCallingThread) {
