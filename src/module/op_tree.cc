@@ -520,7 +520,7 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
     // part's start ends the part. On the first thread's, in a block at a
     // depth parts start at (a module's functions, a function's ops): a
     // part that starts here is adopted, unless its thread found none.
-    if (cancel_ ? depth == partDepth_ : depth <= 2 && region && nextSplit_ < splitStarts_.size()) {
+    if (cancel_ ? depth == partDepth_ : depth <= 2 && region && nextSplit_ < splits_.size()) {
       if (cancel_) {
         if (cancel_->load(std::memory_order_relaxed)) return makeError(ErrorCode::kInternal, "cancelled");
         if (p_ == stopAt_) break;

@@ -50,7 +50,7 @@ class TreeParser {
   // a block at depth 1 or 2 from `start` up to the `}` closing it or up to
   // the next part's start, at `end`. Op 0 of `tree` stands for the enclosing
   // op; `ops` are the block's own (indices into tree.ops).
-  struct Half {
+  struct ParsedPart {
     OpTree tree;
     TreeVec<int> ops;
     size_t start = 0;
@@ -65,11 +65,8 @@ class TreeParser {
   using Splits = std::vector<std::unique_ptr<Split, SplitDeleter>>;
   // Parses the part from `start` up to `stop` (npos: the end of its block)
   // as ops of a block at `depth`, on a helper thread; an error or `cancel`
-  // set gives no Half.
-  Result<Half> part(size_t start, size_t stop, int depth, const std::atomic<bool>* cancel);
-  // Parses that part (on the second thread); an error or `cancel` set
-  // gives no Half.
-  Result<Half> half(size_t start, const std::atomic<bool>* cancel);
+  // set gives none.
+  Result<ParsedPart> part(size_t start, size_t stop, int depth, const std::atomic<bool>* cancel);
 
  private:
   // --- lexing ------------------------------------------------------------------
@@ -194,10 +191,9 @@ class TreeParser {
   size_t skipFrom_ = static_cast<size_t>(-1);
   size_t skipTo_ = 0;
 
-  // The helper threads' parts in text order, their starts, and the next
-  // one that may still be adopted (op_tree_split.cc).
+  // The helper threads' parts in text order, and the next one that may
+  // still be adopted (op_tree_split.cc).
   Splits splits_;
-  std::vector<size_t> splitStarts_;
   size_t nextSplit_ = 0;
   // On a helper's parser: set when the first thread no longer wants the
   // part; and the next part's start, where this part ends.

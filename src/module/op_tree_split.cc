@@ -55,7 +55,7 @@ struct TreeParser::Split {
   size_t nodesBytes = 0;
   std::atomic<bool> cancel{false};
   std::atomic<bool> arrived{false};  // the first thread is at this part
-  std::optional<Half> half;          // written by the thread, read after join
+  std::optional<ParsedPart> parsed;  // written by the thread, read after join
   std::thread thread;
 };
 
@@ -124,11 +124,11 @@ void TreeParser::startSplits(unsigned parts) {
           if (h) {
             size_t count = h->tree.ops.size() - 1;
             size_t bytes = h->end - h->start;
-            s->half = std::move(*h);
+            s->parsed = std::move(*h);
             prefaultDestination(*s, count, bytes);
           }
         } catch (...) {
-          s->half.reset();
+          s->parsed.reset();
         }
       });
     } catch (...) {
@@ -138,19 +138,18 @@ void TreeParser::startSplits(unsigned parts) {
       break;
     }
   }
-  for (const auto& s : splits) splitStarts_.push_back(s->start);
 }
 
 bool TreeParser::atSplit(int parent, int depth) {
   // A part whose start the parse went past (inside a string, a region, a
   // nested module, or a part adopted before it) is not wanted.
-  while (nextSplit_ < splitStarts_.size() && splitStarts_[nextSplit_] < p_) {
+  while (nextSplit_ < splits_.size() && splits_[nextSplit_]->start < p_) {
     splits_[nextSplit_]->cancel.store(true, std::memory_order_relaxed);
     splits_[nextSplit_]->arrived.store(true, std::memory_order_relaxed);
     ++nextSplit_;
   }
-  return nextSplit_ < splitStarts_.size() && splitStarts_[nextSplit_] == p_ &&
-         splits_[nextSplit_]->depth == depth && splice(parent);
+  return nextSplit_ < splits_.size() && splits_[nextSplit_]->start == p_ && splits_[nextSplit_]->depth == depth &&
+         splice(parent);
 }
 
 void TreeParser::SplitDeleter::operator()(Split* split) const {
@@ -160,7 +159,7 @@ void TreeParser::SplitDeleter::operator()(Split* split) const {
   delete split;
 }
 
-Result<TreeParser::Half> TreeParser::part(size_t start, size_t stop, int depth, const std::atomic<bool>* cancel) {
+Result<TreeParser::ParsedPart> TreeParser::part(size_t start, size_t stop, int depth, const std::atomic<bool>* cancel) {
   cancel_ = cancel;
   stopAt_ = stop;
   partDepth_ = depth;
@@ -177,7 +176,7 @@ Result<TreeParser::Half> TreeParser::part(size_t start, size_t stop, int depth, 
   // thread's block would not know of: such a part is not adopted.
   if (region.blocks.size() != 1 || !region.blocks[0].label.empty())
     return makeError(ErrorCode::kInternal, "a block label in a later part");
-  Half h;
+  ParsedPart h;
   h.ops = std::move(region.blocks[0].ops);
   h.tree = std::move(tree_);
   h.start = start;
@@ -199,8 +198,8 @@ bool TreeParser::splice(int parent) {
   Split* split = splits_[nextSplit_++].get();
   split->arrived.store(true, std::memory_order_relaxed);
   split->thread.join();
-  if (!split->half) return false;
-  Half& h = *split->half;
+  if (!split->parsed) return false;
+  ParsedPart& h = *split->parsed;
   // The part's op j (j >= 1) becomes op base + j - 1; its op 0 is `parent`.
   const int shift = static_cast<int>(tree_.ops.size()) - 1;
   auto moved = [&](int j) { return j == 0 ? parent : j + shift; };
@@ -223,7 +222,7 @@ bool TreeParser::splice(int parent) {
   tree_.arena->adopt(std::move(h.tree.arena));
   p_ = h.end;
   skipFrom_ = static_cast<size_t>(-1);
-  split->half.reset();  // the part's node array, its nodes moved out
+  split->parsed.reset();  // the part's node array, its nodes moved out
   return true;
 }
 
