@@ -103,23 +103,6 @@ bool isPythonCallback(std::string_view n) {
          n == "xla_ffi_python_gpu_callback";
 }
 
-int definingOp(const OpTree& tree, int func, std::string_view name, int index, int* resultIndex) {
-  std::string_view t = tree.text;
-  for (int i = func + 1; i < static_cast<int>(tree.ops.size()); ++i) {
-    const OpNode& op = tree.ops[i];
-    if (op.whole.begin >= tree.ops[func].whole.end) break;
-    int base = 0;
-    for (const ResultDef& d : op.resultDefs) {
-      if (d.name.in(t) == name && index < d.count) {
-        if (resultIndex) *resultIndex = base + index;
-        return i;
-      }
-      base += d.count;
-    }
-  }
-  return -1;
-}
-
 std::optional<sdy::TensorShardingAttr> valueSharding(sdy::Context& ctx, const OpTree& tree, FuncValueIndex& values,
                                                      int func, std::string_view name, int index) {
   std::string_view t = tree.text;

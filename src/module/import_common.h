@@ -59,11 +59,6 @@ std::string_view customCallTarget(std::string_view t, const OpNode& op);
 // isPythonCallbackCustomCall).
 bool isPythonCallback(std::string_view name);
 
-// The op defining value `name` in the ops of function `func` (its results,
-// nested block arguments excluded), or -1; `*resultIndex` gets the index of
-// the value among the op's results.
-int definingOp(const OpTree& tree, int func, std::string_view name, int index, int* resultIndex = nullptr);
-
 // The sharding of value `name#index` of function `func`: a func argument's
 // `sdy.sharding`, or element `index` of its defining op's
 // `sdy.sharding_per_value`. nullopt when it has none (or it does not parse).

@@ -17,6 +17,7 @@
 #include "module/import_common.h"
 #include "module/pass.h"
 #include "module/text_lex.h"
+#include "module/value_index.h"
 #include "shardbridge/sdy/text.h"
 
 namespace shardbridge::module {
@@ -58,13 +59,13 @@ std::optional<sdy::TensorShardingAttr> shardingIn(sdy::Context& ctx, std::string
 }
 
 // The sharding of value `name#index` in function `func`, before or after the import.
-std::optional<sdy::TensorShardingAttr> shardingOf(sdy::Context& ctx, const OpTree& tree, int func,
-                                                  std::string_view name, int index) {
+std::optional<sdy::TensorShardingAttr> shardingOf(sdy::Context& ctx, const OpTree& tree, FuncValueIndex& values,
+                                                  int func, std::string_view name, int index) {
   std::string_view t = tree.text;
   for (const ValueDef& a : tree.ops[func].funcArgs())
     if (a.name.in(t) == name) return shardingIn(ctx, t, a.dict, false, 0);
   int resultIndex = 0;
-  int def = definingOp(tree, func, name, index, &resultIndex);
+  int def = values.definingOp(func, name, index, &resultIndex);
   if (def < 0) return std::nullopt;
   return shardingIn(ctx, t, tree.ops[def].dict, true, resultIndex);
 }
@@ -88,6 +89,7 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
   std::string_view t = ctx.text();
   sdy::Context sctx;
   FreshNames names(tree);
+  FuncValueIndex values(tree);
   std::set<int> done;
   for (int c = 0; c < static_cast<int>(tree.ops.size()); ++c) {
     const OpNode& call = tree.ops[c];
@@ -119,7 +121,7 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
           if (!site.isCall() || site.symbolName != fn.symbolName || argNum >= site.uses.size()) continue;
           int caller = tree.enclosingFunc(s);
           if (caller < 0) continue;
-          if (isSlicing(shardingOf(sctx, tree, caller, site.uses[argNum].name, site.uses[argNum].index), *calleeSharding))
+          if (isSlicing(shardingOf(sctx, tree, values, caller, site.uses[argNum].name, site.uses[argNum].index), *calleeSharding))
             insert = false;
         }
         if (!calleeSharding->unreducedAxes().empty()) insert = false;

@@ -1,10 +1,11 @@
 // The definitions and uses of a function's values, indexed: for passes that
 // ask many questions about the values of one function (the StableHLO
-// shard_map import asks half a dozen per manual computation). Each question
-// with definingOp or a walk over opsInside costs the function's length, so
-// a function of N manual computations cost N^2 (4,000 of them in one
+// shard_map import asks half a dozen per manual computation). A walk over
+// opsInside per question costs the function's length, so a function of N
+// manual computations cost N^2 (4,000 of them in one
 // function took 12 s to import). Here each function is walked once, on its
-// first question; the answers are exactly those of the walks.
+// first question; the answers are exactly those of the walks (the
+// first definition in text order; every use in text order).
 // Internal to src/module/.
 #pragma once
 
@@ -19,9 +20,11 @@ namespace shardbridge::module {
 class FuncValueIndex {
  public:
   explicit FuncValueIndex(const OpTree& tree) : tree_(tree) {}
-  // definingOp(tree, func, name, index, resultIndex) (import_common.h):
-  // the first op inside `func` (any depth, text order) with a result group
-  // `name` of more than `index` values; -1 when none (or func < 0).
+  // The op defining value `name#index` (results only, nested block
+  // arguments excluded): the first op inside `func` (any depth, text
+  // order) with a result group `name` of more than `index` values, and in
+  // `*resultIndex` the value's index among the op's results; -1 when none
+  // (or func < 0).
   int definingOp(int func, std::string_view name, int index, int* resultIndex = nullptr);
   // The ops inside `func` (any depth, text order) using `name#index`
   // (`index` -1: `name` with any index) outside their regions, an op once
