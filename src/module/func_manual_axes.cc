@@ -231,13 +231,25 @@ bool planIsEmpty(const FuncAxesPlan& plan) {
 
 }  // namespace
 
-bool mayNeedFuncManualAxes(std::string_view text) {
-  if (module_lex::contains(text, kFuncManualAxes)) return true;
-  if (!module_lex::contains(text, "sdy.manual_computation")) return false;
-  if (module_lex::contains(text, "func.call")) return true;
+namespace {
+template <class Has>
+bool mayNeedWith(std::string_view text, Has has) {
+  if (has(kFuncManualAxes)) return true;
+  if (!has("sdy.manual_computation")) return false;
+  if (has("func.call")) return true;
+  if (!has("call @")) return false;
   for (size_t at = text.find("call @"); at != std::string_view::npos; at = text.find("call @", at + 1))
     if (at == 0 || !module_lex::isIdentChar(text[at - 1])) return true;  // not stablehlo.custom_call
   return false;
+}
+}  // namespace
+
+bool mayNeedFuncManualAxes(std::string_view text) {
+  return mayNeedWith(text, [&](std::string_view w) { return module_lex::contains(text, w); });
+}
+
+bool mayNeedFuncManualAxes(std::string_view text, WordPresence& words) {
+  return mayNeedWith(text, [&](std::string_view w) { return words.contains(text, w); });
 }
 
 Status setFuncManualAxes(PassContext& ctx) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "module/pass.h"
+#include "module/word_presence.h"
 
 namespace shardbridge::module {
 
@@ -62,6 +63,9 @@ Status setFuncManualAxes(PassContext& ctx);
 // manual computation and a function call (not a custom call), or an
 // `sdy.func_manual_axes` already written.
 bool mayNeedFuncManualAxes(std::string_view text);
+// The same, with `words` answering whether `text` (its current text) holds
+// each word looked for (pass_prefilters.h's kFuncManualAxesWords).
+bool mayNeedFuncManualAxes(std::string_view text, WordPresence& words);
 
 // `#sdy.sharding_per_value<[A, B]>` -> `[A, B]` (canonical); `#sdy<manual_axes{"x"}>` -> `{"x"}`.
 Result<std::string> perValueList(sdy::Context& ctx, std::string_view text);

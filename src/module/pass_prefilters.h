@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "module/word_presence.h"
+
 namespace shardbridge::module::prefilters {
 
 inline const std::vector<std::string_view> kNeedsManual = {"sdy.manual_computation"};
@@ -30,7 +32,10 @@ inline const std::vector<std::string_view> kNeedsSdyCustomCalls = {"Sharding", "
 
 // The round-trip shard-map import: its custom calls and bodies (all named
 // xla.sdy.*), or the sdy.func_manual_axes its last step may write
-// (mayNeedFuncManualAxes, func_manual_axes.cc).
-bool roundTripShardMapImportNeeded(std::string_view text);
+// (mayNeedFuncManualAxes, func_manual_axes.cc), asking `words` of `text`.
+bool roundTripShardMapImportNeeded(std::string_view text, WordPresence& words);
+// The words roundTripShardMapImportNeeded asks, for WordPresence.
+inline const std::vector<std::string_view> kRoundTripShardMapImportWords = {
+    "xla.sdy.", "sdy.func_manual_axes", "sdy.manual_computation", "func.call", "call @"};
 
 }  // namespace shardbridge::module::prefilters

@@ -27,7 +27,9 @@ struct PassDef {
   std::vector<std::string_view> needsAny = {};
   // A test of the whole text for passes whose prefilter is not one word of
   // a list; when set, the pass runs only if it holds (and needsAny, if any).
-  bool (*needs)(std::string_view text) = nullptr;
+  // It asks its words of `words`, which lists them (needsWords).
+  bool (*needs)(std::string_view text, WordPresence& words) = nullptr;
+  std::vector<std::string_view> needsWords = {};
 };
 
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
@@ -280,7 +282,8 @@ const std::vector<PassDef>& registry() {
                  runRoundTripShardMapImport,
                  {},
                  {},
-                 roundTripShardMapImportNeeded});
+                 roundTripShardMapImportNeeded,
+                 kRoundTripShardMapImportWords});
     d.push_back({{"xla-stablehlo-round-trip-shard-map-import",
                   "@Sharding / mhlo.copy -> @SPMDFullToShardShape -> call @...shmap_body... or "
                   "@xla.sdy.inlinable_manual_computation_body -> @Sharding / mhlo.copy -> @SPMDShardToFullShape "
@@ -547,6 +550,13 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   // (most import passes have nothing to do on most modules).
   std::optional<OpTree> tree;
   bool parsedOnce = false;
+  // The prefilters' answers, carried from text to text (word_presence.h).
+  std::vector<std::string_view> words;
+  for (const Step& step : steps) {
+    words.insert(words.end(), step.def->needsAny.begin(), step.def->needsAny.end());
+    words.insert(words.end(), step.def->needsWords.begin(), step.def->needsWords.end());
+  }
+  WordPresence presence(std::move(words));
   for (const Step& step : steps) {
     // A prefilter is a search of the whole text; it is worth it only where
     // it can save a parse. With the tree at hand the pass runs: a pass its
@@ -554,10 +564,10 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     const std::vector<std::string_view>& needs = step.def->needsAny;
     if (!tree) {
       if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
-            return module_lex::contains(current, w);
+            return presence.contains(current, w);
           }))
         continue;
-      if (step.def->needs && !step.def->needs(current)) continue;
+      if (step.def->needs && !step.def->needs(current, presence)) continue;
     }
     std::vector<ModuleWarning> warnings;
     Rewriter rw(current);
@@ -585,6 +595,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     out.text = std::move(next);
     current = out.text;
     changed = true;
+    presence.rewritten(current, map);
     maps.push_back(std::move(map));
   }
   // When every pass was skipped by its prefilter nothing has read the text:

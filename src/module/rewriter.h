@@ -24,12 +24,18 @@ class OffsetMap {
  public:
   size_t toOld(size_t newOffset) const;
 
- private:
-  friend class Rewriter;
+  // The new text, piece by piece in order (together they are all of it):
+  // each either copied from the old text at `oldBegin`, or an edit's text
+  // (then `oldBegin` is where it maps back to). A span erased leaves no
+  // piece, only two copied pieces meeting.
   struct Piece {
     size_t newBegin, newEnd, oldBegin;
     bool copied;
   };
+  const std::vector<Piece>& pieces() const { return pieces_; }
+
+ private:
+  friend class Rewriter;
   std::vector<Piece> pieces_;
 };
 

@@ -209,8 +209,8 @@ Status runRoundTripShardMapImport(PassContext& ctx) {
 }
 
 namespace prefilters {
-bool roundTripShardMapImportNeeded(std::string_view text) {
-  return module_lex::contains(text, "xla.sdy.") || mayNeedFuncManualAxes(text);
+bool roundTripShardMapImportNeeded(std::string_view text, WordPresence& words) {
+  return words.contains(text, "xla.sdy.") || mayNeedFuncManualAxes(text, words);
 }
 }  // namespace prefilters
 

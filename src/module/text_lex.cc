@@ -227,23 +227,25 @@ size_t rarestByteIndex(std::string_view needle) {
   return best;
 }
 
-bool horspoolFinds(std::string_view hay, std::string_view needle) {
+size_t horspoolFind(std::string_view hay, std::string_view needle) {
   // Horspool: the byte under the needle's last position says how far the
   // needle may move (up to its length).
   std::boyer_moore_horspool_searcher search(needle.begin(), needle.end());
-  return std::search(hay.begin(), hay.end(), search) != hay.end();
+  auto it = std::search(hay.begin(), hay.end(), search);
+  return it == hay.end() ? std::string_view::npos : static_cast<size_t>(it - hay.begin());
 }
 
 }  // namespace
 
-bool contains(std::string_view hay, std::string_view needle) {
-  if (needle.empty()) return true;
-  if (needle.size() > hay.size()) return false;
+size_t find(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return 0;
+  if (needle.size() > hay.size()) return std::string_view::npos;
   // memchr (vectorised) for the needle's rarest byte, then a compare at each
   // hit: the prefilters' words (`sdy.manual_computation`, `stablehlo.while`)
   // hold a byte that a module has once in a few hundred, so most of the text
   // goes by at memchr's speed. Where that byte turns out common (more than
-  // one hit in 256 bytes), Horspool takes over from there.
+  // one hit in 256 bytes), Horspool takes over from there. The anchor's hits
+  // come in text order, so the first match is the first occurrence.
   const size_t k = rarestByteIndex(needle);
   const char anchor = needle[k];
   const char* s = hay.data();
@@ -253,14 +255,19 @@ bool contains(std::string_view hay, std::string_view needle) {
   size_t misses = 0;
   while (from <= last) {
     const void* hit = memchr(s + from, anchor, last - from + 1);
-    if (hit == nullptr) return false;
+    if (hit == nullptr) return std::string_view::npos;
     const size_t q = static_cast<size_t>(static_cast<const char*>(hit) - s);
-    if (memcmp(s + q - k, needle.data(), m) == 0) return true;
+    if (memcmp(s + q - k, needle.data(), m) == 0) return q - k;
     from = q + 1;
-    if (++misses > 64 && misses * 256 > from) return horspoolFinds(hay.substr(from - k), needle);
+    if (++misses > 64 && misses * 256 > from) {
+      size_t at = horspoolFind(hay.substr(from - k), needle);
+      return at == std::string_view::npos ? at : at + from - k;
+    }
   }
-  return false;
+  return std::string_view::npos;
 }
+
+bool contains(std::string_view hay, std::string_view needle) { return find(hay, needle) != std::string_view::npos; }
 
 std::string_view trimBlanks(std::string_view s) {
   while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);

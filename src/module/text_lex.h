@@ -98,6 +98,9 @@ std::string_view trimBlanks(std::string_view s);
 // whole module, so it skips ahead as far as the needle allows
 // (docs/performance.md, "The module pipelines' hot spots").
 bool contains(std::string_view hay, std::string_view needle);
+// The offset of the first occurrence of `needle` in `hay` (npos when there
+// is none; 0 for an empty needle), found as contains() finds it.
+size_t find(std::string_view hay, std::string_view needle);
 // What replaces a span removed just before `t[at]`: a blank when a word
 // starts there (so that it does not join the word before the span), else
 // nothing. For removals after a word, such as a module's ` attributes {...}`.
