@@ -26,6 +26,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,12 @@
 
 namespace shardbridge::module {
 namespace {
+
+// For maps keyed by std::string looked up by std::string_view.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 constexpr std::string_view kSharding = "xla.sdy.sharding";
 constexpr std::string_view kRule = "xla.sdy.sharding_rule";
@@ -73,7 +80,25 @@ class Importer {
  private:
   // The canonical text of a saved sharding, verified against the module's
   // meshes (errors located at the string).
+  // Memoised on the attribute's text as written: a module repeats a few
+  // shardings many times, and the meshes do not change once read.
   Result<std::string> canonical(TextSpan value, bool perValue) {
+    std::string_view written = value.in(t_);
+    auto& memo = perValue ? perValueMemo_ : shardingMemo_;
+    if (auto hit = memo.find(written); hit != memo.end()) {
+      if (perValue) lastPerValue_ = {hit->second.printed, hit->second.parsed};
+      return hit->second.printed;
+    }
+    Result<std::string> made = canonicalUncached(value, perValue);
+    if (made) {
+      Canonical& c = memo[std::string(written)];
+      c.printed = *made;
+      if (perValue) c.parsed = lastPerValue_->second;
+    }
+    return made;
+  }
+
+  Result<std::string> canonicalUncached(TextSpan value, bool perValue) {
     SB_ASSIGN_OR_RETURN(std::string text, roundTripString(t_, value));
     sdy::MeshLookup lookup = [this](std::string_view name) -> sdy::MeshAttr {
       auto it = meshes_.find(name);
@@ -483,6 +508,11 @@ class Importer {
   sdy::Context sctx_;
   // The last per-value sharding canonical() printed, with its parse.
   std::optional<std::pair<std::string, sdy::TensorShardingPerValueAttr>> lastPerValue_;
+  struct Canonical {
+    std::string printed;
+    sdy::TensorShardingPerValueAttr parsed;  // per-value ones only
+  };
+  std::unordered_map<std::string, Canonical, StringHash, std::equal_to<>> shardingMemo_, perValueMemo_;
   std::vector<std::string> tupleArgs_, tupleResults_;
   std::map<std::string, sdy::MeshAttr, std::less<>> meshes_;
   std::map<int, int> combine_;  // FuncResultSharding op -> the X64Combine standing for it
