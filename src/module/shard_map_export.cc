@@ -148,6 +148,14 @@ class ShardMapExport {
     return it->second;
   }
 
+  // manualAxesAttr(axes), memoised: every op inside a manual computation
+  // gets the same few.
+  const std::string& axesAttr(const std::vector<std::string>& axes) {
+    auto it = axesAttrs_.find(axes);
+    if (it == axesAttrs_.end()) it = axesAttrs_.emplace(axes, manualAxesAttr(axes)).first;
+    return it->second;
+  }
+
   // The replicated, closed sharding of a value of `type` on `mesh`.
   static std::string replicated(const std::string& mesh, std::string_view type) {
     std::string s = "<" + mesh + ", [";
@@ -192,7 +200,7 @@ class ShardMapExport {
         ed.set("sdy.sharding", s + "]>");
       }
     }
-    ed.set("xla.sdy.manual_axes", manualAxesAttr(axes));
+    ed.set("xla.sdy.manual_axes", axesAttr(axes));
     if ((op.name == "call" || op.name == "func.call") && !op.symbol.empty()) {
       int module = tree_.enclosingModule(index);
       int callee = tree_.lookupSymbol(module, op.symbolName);
@@ -207,16 +215,16 @@ class ShardMapExport {
       const ValueDef& a = f.funcArgs()[i];
       if (!a.dict.present()) {
         argInserts_.push_back({a.type.end, "{sdy.sharding = #sdy.sharding" + replicated(mesh, a.type.in(t_)) +
-                                               ", xla.sdy.manual_axes = " + manualAxesAttr(axes) + "}"});
+                                               ", xla.sdy.manual_axes = " + axesAttr(axes) + "}"});
         continue;
       }
       DictEditor& ed = editorFor(a.dict);
       if (!a.dict.find("sdy.sharding")) ed.set("sdy.sharding", "#sdy.sharding" + replicated(mesh, a.type.in(t_)));
-      ed.set("xla.sdy.manual_axes", manualAxesAttr(axes));
+      ed.set("xla.sdy.manual_axes", axesAttr(axes));
     }
     for (const FuncResult& r : f.funcResults()) {
       std::string attrs = "{sdy.sharding = #sdy.sharding" + replicated(mesh, r.type.in(t_)) +
-                          ", xla.sdy.manual_axes = " + manualAxesAttr(axes) + "}";
+                          ", xla.sdy.manual_axes = " + axesAttr(axes) + "}";
       if (!r.dict.present()) {
         size_t before = r.type.begin;
         while (before > 0 && module_lex::isBlank(t_[before - 1])) --before;
@@ -230,7 +238,7 @@ class ShardMapExport {
       }
       DictEditor& ed = editorFor(r.dict);
       if (!r.dict.find("sdy.sharding")) ed.set("sdy.sharding", "#sdy.sharding" + replicated(mesh, r.type.in(t_)));
-      ed.set("xla.sdy.manual_axes", manualAxesAttr(axes));
+      ed.set("xla.sdy.manual_axes", axesAttr(axes));
     }
     for (int op : opsInside(tree_, func)) markOp(op, mesh, axes, visitedFuncs);
   }
@@ -310,10 +318,19 @@ class ShardMapExport {
   };
   // Memoised on the sharding's text and the axes: a module's manual
   // computations mostly repeat a few in/out shardings.
-  Result<Stripped> withoutAxes(TextSpan s, const std::vector<std::string>& drop) {
-    std::string key = std::to_string(s.size()) + ":" + std::string(s.in(t_));  // length-prefixed: unambiguous
-    for (const std::string& a : drop) key += std::to_string(a.size()) + ":" + a;
-    if (auto hit = stripped_.find(key); hit != stripped_.end()) return hit->second;
+  Result<const Stripped*> withoutAxes(TextSpan s, const std::vector<std::string>& drop) {
+    // Length-prefixed parts: unambiguous.
+    std::string& key = strippedKey_;
+    key.clear();
+    key += std::to_string(s.size());
+    key += ':';
+    key += s.in(t_);
+    for (const std::string& a : drop) {
+      key += std::to_string(a.size());
+      key += ':';
+      key += a;
+    }
+    if (auto hit = stripped_.find(key); hit != stripped_.end()) return &hit->second;
     auto sharding = sdy::parseTensorSharding(ctx_sdy_, s.in(t_));
     if (!sharding) return sharding.error().shifted(s.begin);
     auto keep = [&](sdy::AxisRefAttr a) { return std::find(drop.begin(), drop.end(), a.name()) == drop.end(); };
@@ -335,23 +352,7 @@ class ShardMapExport {
     Stripped r;
     r.bare = sdy::printTensorSharding(out, po);
     r.prefixed = "#sdy.sharding" + r.bare;  // what withPrefix prints (src/sdy/printer.cc)
-    return stripped_.emplace(std::move(key), std::move(r)).first->second;
-  }
-
-  static std::string dictText(const std::vector<std::pair<std::string, std::string>>& entries) {
-    size_t size = 2;
-    for (const auto& [key, value] : entries) size += key.size() + value.size() + 5;
-    std::string s;
-    s.reserve(size);
-    s += '{';
-    for (size_t i = 0; i < entries.size(); ++i) {
-      if (i) s += ", ";
-      s += entries[i].first;
-      s += " = ";
-      s += entries[i].second;
-    }
-    s += '}';
-    return s;
+    return &stripped_.emplace(key, std::move(r)).first->second;
   }
 
   // The text replacing manual computation `m`: the copies and custom calls
@@ -397,95 +398,183 @@ class ShardMapExport {
     int module = tree_.enclosingModule(m.op);
     std::string name = bodyNames_.next(module);
     const std::string& base = m.base;
-    bool constraints = ctx_.flag("create-hlo-sharding-constraints");
-    std::string manualRegion = m.region.empty() ? "" : manualAxesAttr(m.region);
-    std::string manualParent = m.parent.empty() ? "" : manualAxesAttr(m.parent);
-    auto attrs = [&](const std::string& sharding, const std::string& manual) {
-      std::vector<std::pair<std::string, std::string>> e{{"sdy.sharding", "#sdy.sharding_per_value<[" + sharding + "]>"}};
-      if (!manual.empty()) e.push_back({"xla.sdy.manual_axes", manual});
-      return dictText(e);
+    const bool constraints = ctx_.flag("create-hlo-sharding-constraints");
+    const std::string manualRegion = m.region.empty() ? "" : axesAttr(m.region);
+    const std::string manualParent = m.parent.empty() ? "" : axesAttr(m.parent);
+    // Everything is appended to two buffers, the lines replacing the op and
+    // the outlined function: building each line from temporaries made most
+    // of this pass's cost (docs/performance.md "The shard-map export's
+    // text").
+    std::string out;
+    std::string fnArgs, fnResults, callArgList;
+    auto perValueDict = [](std::string& s, std::string_view sharding, std::string_view manual) {
+      s += "{sdy.sharding = #sdy.sharding_per_value<[";
+      s += sharding;
+      s += "]>";
+      if (!manual.empty()) {
+        s += ", xla.sdy.manual_axes = ";
+        s += manual;
+      }
+      s += '}';
     };
-    auto copy = [&](const std::string& result, const std::string& operand, const std::string& dict,
-                    const std::string& type) {
-      if (constraints)
-        return result + " = stablehlo.custom_call @Sharding(" + operand + ") " + dict + " : (" + type + ") -> " + type;
-      return result + " = mhlo.copy " + operand + " " + dict + " : " + type;
+    auto valueDict = [&](std::string& s, std::string_view sharding) {
+      s += "{sdy.sharding = ";
+      s += sharding;
+      if (!manualRegion.empty()) {
+        s += ", xla.sdy.manual_axes = ";
+        s += manualRegion;
+      }
+      s += '}';
     };
-    std::vector<std::string> lines;
-    std::vector<std::string> callArgs;
-    std::vector<std::string> funcArgs;
+    // `result = mhlo.copy operand {dict} : type` (or the @Sharding custom call).
+    auto copyLine = [&](std::string_view result, std::string_view operand, std::string_view sharding,
+                        std::string_view manual, std::string_view type) {
+      out += indent;
+      out += result;
+      if (constraints) {
+        out += " = stablehlo.custom_call @Sharding(";
+        out += operand;
+        out += ") ";
+      } else {
+        out += " = mhlo.copy ";
+        out += operand;
+        out += ' ';
+      }
+      perValueDict(out, sharding, manual);
+      if (constraints) {
+        out += " : (";
+        out += type;
+        out += ") -> ";
+      } else {
+        out += " : ";
+      }
+      out += type;
+      out += '\n';
+    };
+    // `result = stablehlo.custom_call @TARGET(operand) {dict} : (from) -> to`.
+    auto shapeLine = [&](std::string_view result, std::string_view target, std::string_view operand,
+                         std::string_view sharding, std::string_view manual, std::string_view from,
+                         std::string_view to) {
+      out += indent;
+      out += result;
+      out += " = stablehlo.custom_call @";
+      out += target;
+      out += '(';
+      out += operand;
+      out += ") ";
+      perValueDict(out, sharding, manual);
+      out += " : (";
+      out += from;
+      out += ") -> ";
+      out += to;
+      out += '\n';
+    };
     for (size_t i = 0; i < op.uses.size(); ++i) {
       // An operand may itself be a redirected use (`%5#1` of an earlier manual computation).
       SB_ASSIGN_OR_RETURN(std::string operand, renderRange(op.uses[i].span));
-      std::string local(body.arguments[i].type.in(t_));
-      SB_ASSIGN_OR_RETURN(Stripped stripped, withoutAxes(m.in[i], m.region));
-      std::string innerSharding = std::move(stripped.bare);
-      std::string argSharding = std::move(stripped.prefixed);
-      std::vector<std::pair<std::string, std::string>> argAttrs{{"sdy.sharding", argSharding}};
-      if (!manualRegion.empty()) argAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
-      funcArgs.push_back(std::string(body.arguments[i].name.in(t_)) + ": " + local + " " + dictText(argAttrs));
+      std::string_view local = body.arguments[i].type.in(t_);
+      SB_ASSIGN_OR_RETURN(const Stripped* stripped, withoutAxes(m.in[i], m.region));
+      if (i) fnArgs += ", ";
+      fnArgs += body.arguments[i].name.in(t_);
+      fnArgs += ": ";
+      fnArgs += local;
+      fnArgs += ' ';
+      valueDict(fnArgs, stripped->prefixed);
+      if (i) callArgList += ", ";
       if (!isShapedType(local)) {
-        callArgs.push_back(operand);
+        callArgList += operand;
         continue;
       }
       std::string c = names_.next(base + "_in" + std::to_string(i));
       std::string f = names_.next(base + "_local" + std::to_string(i));
-      lines.push_back(copy(c, operand, attrs(std::string(m.in[i].in(t_)), manualParent), types.operands[i]));
-      lines.push_back(f + " = stablehlo.custom_call @SPMDFullToShardShape(" + c + ") " +
-                      attrs(innerSharding, manualRegion) + " : (" + types.operands[i] + ") -> " + local);
-      callArgs.push_back(f);
+      copyLine(c, operand, m.in[i].in(t_), manualParent, types.operands[i]);
+      shapeLine(f, "SPMDFullToShardShape", c, stripped->bare, manualRegion, types.operands[i], local);
+      callArgList += f;
     }
-    std::vector<std::string> innerOut, funcResults;
+    std::vector<const Stripped*> innerOut;
     for (size_t j = 0; j < m.out.size(); ++j) {
-      SB_ASSIGN_OR_RETURN(Stripped stripped, withoutAxes(m.out[j], m.region));
-      innerOut.push_back(std::move(stripped.bare));
-      std::string r = std::move(stripped.prefixed);
-      std::vector<std::pair<std::string, std::string>> resAttrs{{"sdy.sharding", r}};
-      if (!manualRegion.empty()) resAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
-      funcResults.push_back(retTypes.results[j] + " " + dictText(resAttrs));
+      SB_ASSIGN_OR_RETURN(const Stripped* stripped, withoutAxes(m.out[j], m.region));
+      innerOut.push_back(stripped);
+      if (j) fnResults += ", ";
+      fnResults += retTypes.results[j];
+      fnResults += ' ';
+      valueDict(fnResults, stripped->prefixed);
     }
-    size_t n = m.out.size();
+    const size_t n = m.out.size();
     const std::string& call = m.call;
-    std::string callText = call.empty() ? "" : call + (n > 1 ? ":" + std::to_string(n) : "") + " = ";
-    std::string perValue;
-    for (size_t j = 0; j < n; ++j) perValue += (j ? ", " : "") + innerOut[j];
-    std::string callArgList, callTypes;
-    for (size_t i = 0; i < callArgs.size(); ++i) callArgList += (i ? ", " : "") + callArgs[i];
-    for (size_t i = 0; i < body.arguments.size(); ++i)
-      callTypes += (i ? ", " : "") + std::string(body.arguments[i].type.in(t_));
-    std::string resultTypes;
-    for (size_t j = 0; j < n; ++j) resultTypes += (j ? ", " : "") + retTypes.results[j];
-    if (n != 1) resultTypes = "(" + resultTypes + ")";
-    std::vector<std::pair<std::string, std::string>> callAttrs;
-    if (n > 0) callAttrs.push_back({"sdy.sharding", "#sdy.sharding_per_value<[" + perValue + "]>"});
-    if (!manualRegion.empty()) callAttrs.push_back({"xla.sdy.manual_axes", manualRegion});
-    lines.push_back(callText + "call @" + name + "(" + callArgList + ")" +
-                    (callAttrs.empty() ? "" : " " + dictText(callAttrs)) + " : (" + callTypes + ") -> " +
-                    resultTypes);
+    out += indent;
+    if (!call.empty()) {
+      out += call;
+      if (n > 1) {
+        out += ':';
+        out += std::to_string(n);
+      }
+      out += " = ";
+    }
+    out += "call @";
+    out += name;
+    out += '(';
+    out += callArgList;
+    out += ')';
+    if (n > 0 || !manualRegion.empty()) {
+      out += " {";
+      if (n > 0) {
+        out += "sdy.sharding = #sdy.sharding_per_value<[";
+        for (size_t j = 0; j < n; ++j) {
+          if (j) out += ", ";
+          out += innerOut[j]->bare;
+        }
+        out += "]>";
+      }
+      if (!manualRegion.empty()) {
+        if (n > 0) out += ", ";
+        out += "xla.sdy.manual_axes = ";
+        out += manualRegion;
+      }
+      out += '}';
+    }
+    out += " : (";
+    for (size_t i = 0; i < body.arguments.size(); ++i) {
+      if (i) out += ", ";
+      out += body.arguments[i].type.in(t_);
+    }
+    out += ") -> ";
+    if (n != 1) out += '(';
+    for (size_t j = 0; j < n; ++j) {
+      if (j) out += ", ";
+      out += retTypes.results[j];
+    }
+    if (n != 1) out += ')';
+    out += '\n';
     // Results: copy and ShardToFull per tensor (uses were redirected by planResults).
     for (size_t j = 0; j < n; ++j) {
-      std::string callResult = n == 1 ? call : call + "#" + std::to_string(j);
       if (!isShapedType(retTypes.results[j])) continue;
+      std::string callResult = n == 1 ? call : call + "#" + std::to_string(j);
       std::string o = names_.next(base + "_out" + std::to_string(j));
-      lines.push_back(copy(o, callResult, attrs(innerOut[j], manualRegion), retTypes.results[j]));
-      lines.push_back(m.full[j] + " = stablehlo.custom_call @SPMDShardToFullShape(" + o + ") " +
-                      attrs(std::string(m.out[j].in(t_)), manualParent) + " : (" + retTypes.results[j] + ") -> " +
-                      types.results[j]);
+      copyLine(o, callResult, innerOut[j]->bare, manualRegion, retTypes.results[j]);
+      shapeLine(m.full[j], "SPMDShardToFullShape", o, m.out[j].in(t_), manualParent, retTypes.results[j],
+                types.results[j]);
     }
     // The outlined body, at the end of the module.
     std::string_view moduleIndent = module::moduleIndent(tree_, module);
-    std::string fn = std::string(moduleIndent) + "func.func private @" + name + "(";
-    for (size_t i = 0; i < funcArgs.size(); ++i) fn += (i ? ", " : "") + funcArgs[i];
-    fn += ") -> (";
-    for (size_t j = 0; j < funcResults.size(); ++j) fn += (j ? ", " : "") + funcResults[j];
-    fn += ") {\n";
     std::string bodyIndent = std::string(moduleIndent) + "  ";
-    fn += module_lex::reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), bodyIndent);
-    if (!fn.empty() && fn.back() != '\n') fn += "\n";
-    fn += std::string(moduleIndent) + "}\n";
+    std::string reindented =
+        module_lex::reindent(bodyText, indentationAt(t_, tree_.ops[body.ops.front()].whole.begin), bodyIndent);
+    std::string fn;
+    fn.reserve(2 * moduleIndent.size() + name.size() + fnArgs.size() + fnResults.size() + reindented.size() + 48);
+    fn += moduleIndent;
+    fn += "func.func private @";
+    fn += name;
+    fn += '(';
+    fn += fnArgs;
+    fn += ") -> (";
+    fn += fnResults;
+    fn += ") {\n";
+    fn += reindented;
+    if (fn.back() != '\n') fn += '\n';
+    fn += moduleIndent;
+    fn += "}\n";
     outlined_[module].push_back({std::move(fn), op.whole.begin});
-    std::string out;
-    for (const std::string& l : lines) out += std::string(indent) + l + "\n";
     return out;
   }
 
@@ -578,11 +667,13 @@ class ShardMapExport {
   FreshNames names_;
   UseIndex uses_{tree_};
   sdy::Context ctx_sdy_;
-  std::unordered_map<std::string, Stripped> stripped_;
+  std::unordered_map<std::string, Stripped> stripped_;  // node-based: the pointers handed out stay valid
+  std::string strippedKey_;
   std::vector<Manual> manuals_;
   std::map<int, size_t> manualAt_;
   std::map<const AttrDictNode*, DictEditor> editors_;
   std::map<const AttrDictNode*, int> dictOwner_;
+  std::map<std::vector<std::string>, std::string> axesAttrs_;
   std::vector<std::pair<size_t, std::string>> argInserts_;
   std::vector<std::pair<TextSpan, std::string>> resultWraps_;
   Rewriter leaf_{""};
