@@ -132,7 +132,8 @@ class ExportRewrite : public module_detail::ScanVisitor {
     const DictEntry* roundTrip =
         options_.readRoundTrip ? d.findFrontend("xla.sdy.sharding", &frontend) : nullptr;
     bool perValue = vd.kind == SiteKind::kOp;
-    std::vector<Edit> edits;
+    std::vector<Edit>& edits = edits_;  // reused: one allocation, not one a dictionary
+    edits.clear();
     // `xla.sdy.manual_axes = #sdy<manual_axes{"a"}>`, written by the
     // shard-map export on everything inside a manual computation: the axes
     // the sharding is exported with (as a MANUAL subgroup); the entry goes.
@@ -288,6 +289,7 @@ class ExportRewrite : public module_detail::ScanVisitor {
   std::unordered_map<std::string, std::string> cache_;
   std::string key_;
   std::string entry_;
+  std::vector<Edit> edits_;
 };
 
 // =============================================================================

@@ -100,7 +100,8 @@ class ImportRewrite : public module_detail::ScanVisitor {
 
   Status onDict(const ValueDict& vd) override {
     const AttrDict& d = *vd.dict;
-    std::vector<Edit> edits;
+    std::vector<Edit>& edits = edits_;  // reused: one allocation, not one a dictionary
+    edits.clear();
     if (vd.kind == SiteKind::kModule) {
       const DictEntry* frontend;
       const AttrDict* inner;
@@ -295,6 +296,7 @@ class ImportRewrite : public module_detail::ScanVisitor {
   std::map<int64_t, std::string> singleDevice_;
  public:
   std::string meshName_ = "mesh";
+  std::vector<Edit> edits_;
 
  private:
   sdy::MeshLookup lookup_;
