@@ -46,12 +46,14 @@ class Inliner {
       taken.insert(chosen);
       rename[n] = chosen;
     }
-    auto renamed = [&](std::string_view n) {
+    // A view of the map's string or of `n` itself: no copy per use.
+    auto renamed = [&](std::string_view n) -> std::string_view {
       auto it = rename.find(n);
-      return it == rename.end() ? std::string(n) : it->second;
+      return it == rename.end() ? n : std::string_view(it->second);
     };
     std::vector<std::string> args;
-    for (const ValueDef& a : fn.funcArgs()) args.push_back(renamed(a.name.in(t_)) + ": " + std::string(a.type.in(t_)));
+    for (const ValueDef& a : fn.funcArgs())
+      args.push_back(std::string(renamed(a.name.in(t_))) + ": " + std::string(a.type.in(t_)));
     // The body's text with the renames and `return` -> `sdy.return`.
     const Block& block = fn.regions[0].blocks.front();
     std::string body;
@@ -64,16 +66,16 @@ class Inliner {
       for (int i = callee + 1; i < static_cast<int>(tree_.ops.size()) && tree_.ops[i].whole.begin < fn.whole.end; ++i) {
         const OpNode& op = tree_.ops[i];
         for (const ResultDef& d : op.resultDefs)
-          if (rename.count(d.name.in(t_)) && renamed(d.name.in(t_)) != d.name.in(t_))
-            edits.push_back({d.name, renamed(d.name.in(t_))});
+          if (std::string_view n = renamed(d.name.in(t_)); n != d.name.in(t_)) edits.push_back({d.name, std::string(n)});
         for (const ValueUse& u : op.uses) {
-          std::string n = renamed(u.name);
-          if (n != u.name) edits.push_back({{u.span.begin, u.span.begin + u.name.size()}, n});
+          std::string_view n = renamed(u.name);
+          if (n != u.name) edits.push_back({{u.span.begin, u.span.begin + u.name.size()}, std::string(n)});
         }
         for (const Region& r : op.regions)
           for (const Block& b : r.blocks)
             for (const ValueDef& a : b.arguments)
-              if (!a.name.empty() && renamed(a.name.in(t_)) != a.name.in(t_)) edits.push_back({a.name, renamed(a.name.in(t_))});
+              if (std::string_view n = renamed(a.name.in(t_)); !a.name.empty() && n != a.name.in(t_))
+                edits.push_back({a.name, std::string(n)});
         if ((op.name == "return" || op.name == "func.return") && op.parent == callee) {
           if (std::find(plan.dropped.begin(), plan.dropped.end(), true) == plan.dropped.end()) {
             edits.push_back({op.nameSpan, "sdy.return"});
@@ -85,7 +87,7 @@ class Inliner {
                                                                               : op.signature.in(t_).substr(1));
           for (size_t u = 0; u < op.uses.size(); ++u) {
             if (u < plan.dropped.size() && plan.dropped[u]) continue;
-            kept.push_back(renamed(op.uses[u].name) +
+            kept.push_back(std::string(renamed(op.uses[u].name)) +
                            (op.uses[u].index ? "#" + std::to_string(op.uses[u].index) : std::string()));
             if (u < types.size()) keptTypes.push_back(types[u]);
           }

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "module/import_common.h"
@@ -176,6 +177,14 @@ class RoundTripMatcher {
     }
     if (!e) e = callAttrs.find(key);
     if (!e) return okStatus();
+    // Memoised on the literal as written: a module's manual computations
+    // repeat a few shardings and axes.
+    std::string_view literal = e->value.in(t_);
+    auto& memo = axes ? axesMemo_ : shardingsMemo_;
+    if (auto hit = memo.find(literal); hit != memo.end()) {
+      *out = hit->second;
+      return okStatus();
+    }
     SB_ASSIGN_OR_RETURN(std::string text, roundTripString(t_, e->value));
     Result<std::string> r = axes ? manualAxesList(text) : perValueList(sctx_, text);
     if (!r) {
@@ -184,6 +193,7 @@ class RoundTripMatcher {
       err.offset = e->value.begin;
       return err;
     }
+    memo.emplace(literal, *r);
     *out = std::move(*r);
     return okStatus();
   }
@@ -196,6 +206,8 @@ class RoundTripMatcher {
   sdy::Context sctx_;
   std::set<int> claimed_;
   std::vector<int> stray_;
+  // read()'s answers by the literal (views into the tree's text).
+  std::unordered_map<std::string_view, std::string> shardingsMemo_, axesMemo_;
 };
 
 }  // namespace

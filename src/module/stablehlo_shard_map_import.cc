@@ -85,7 +85,7 @@ class StablehloMatcher {
                 (exportForm && target == "Sharding" && op.name == "mhlo.copy");
     // The export's own ShardToFull may be unused (a manual computation whose
     // result nothing reads); upstream's JAX form always has a use.
-    bool used = (exportForm && target == "SPMDShardToFullShape") || !users(func, op.resultDefs[0].name.in(t_), 0).empty();
+    bool used = (exportForm && target == "SPMDShardToFullShape") || values_.used(func, op.resultDefs[0].name.in(t_), 0);
     return kind && resultCount(op) == 1 && op.uses.size() == 1 && used;
   }
 
@@ -128,7 +128,6 @@ class StablehloMatcher {
     ManualPlan p;
     p.call = ci;
     std::vector<sdy::TensorShardingAttr> in, out, local;
-    OpTypes callTypes = opTypes(tree_, call);
     for (const ValueUse& u : call.uses) {
       int f2s = values_.definingOp(func, u.name, u.index);
       if (f2s < 0 || customCallTarget(t_, tree_.ops[f2s]).empty())
@@ -160,10 +159,6 @@ class StablehloMatcher {
     std::string_view callName = call.resultDefs.empty() ? std::string_view() : call.resultDefs[0].name.in(t_);
     for (int r = 0; r < results; ++r) {
       std::vector<int> us = users(func, callName, results == 1 ? 0 : r);
-      if (results == 1) {
-        std::vector<int> more = users(func, callName, 0);
-        us = more;
-      }
       if (us.empty()) {
         p.dropped.push_back(true);
         continue;
@@ -196,7 +191,6 @@ class StablehloMatcher {
       p.erased.push_back(sharding);
       p.erased.push_back(s2f);
     }
-    (void)callTypes;
     if (std::find(p.dropped.begin(), p.dropped.end(), true) == p.dropped.end()) p.dropped.clear();
     // One result keeps its ShardToFull's name; several get a fresh group.
     if (p.replaces.size() == 1) p.replacedGroupSize = 1;
@@ -204,9 +198,32 @@ class StablehloMatcher {
     return p;
   }
 
+  // Memoised on the shardings (interned: their identities) and the module,
+  // which are all it reads: a module's patterns repeat a few.
   Status shardingsAndAxes(const OpNode& call, const std::vector<sdy::TensorShardingAttr>& in,
                           const std::vector<sdy::TensorShardingAttr>& out,
                           const std::vector<sdy::TensorShardingAttr>& local, ManualPlan& p) {
+    std::vector<const void*>& key = axesKey_;
+    key.clear();
+    key.push_back(reinterpret_cast<const void*>(static_cast<intptr_t>(tree_.enclosingModule(p.call))));
+    for (const auto* v : {&in, &out, &local}) {
+      key.push_back(nullptr);  // separates the lists
+      for (sdy::TensorShardingAttr s : *v) key.push_back(s.opaque());
+    }
+    if (auto hit = axesMemo_.find(key); hit != axesMemo_.end()) {
+      p.inShardings = hit->second.in;
+      p.outShardings = hit->second.out;
+      p.manualAxes = hit->second.axes;
+      return okStatus();
+    }
+    SB_TRY(shardingsAndAxesUncached(call, in, out, local, p));
+    axesMemo_.emplace(key, AxesMemo{p.inShardings, p.outShardings, p.manualAxes});
+    return okStatus();
+  }
+
+  Status shardingsAndAxesUncached(const OpNode& call, const std::vector<sdy::TensorShardingAttr>& in,
+                                  const std::vector<sdy::TensorShardingAttr>& out,
+                                  const std::vector<sdy::TensorShardingAttr>& local, ManualPlan& p) {
     sdy::PrintOptions stripped;
     stripped.withPrefix = false;
     auto list = [&](const std::vector<sdy::TensorShardingAttr>& v) {
@@ -259,6 +276,11 @@ class StablehloMatcher {
   std::unordered_map<std::string_view, sdy::TensorShardingAttr> firstSharding_;
   sdy::Context sctx_;
   std::map<int, std::vector<std::string>> meshAxes_;
+  struct AxesMemo {
+    std::string in, out, axes;
+  };
+  std::map<std::vector<const void*>, AxesMemo> axesMemo_;
+  std::vector<const void*> axesKey_;
 };
 
 }  // namespace

@@ -39,9 +39,8 @@ int FuncValueIndex::definingOp(int func, std::string_view name, int index, int* 
   return -1;
 }
 
-std::vector<int> FuncValueIndex::users(int func, std::string_view name, int index) {
-  std::vector<int> out;
-  if (func < 0) return out;
+std::pair<const FuncValueIndex::Use*, const FuncValueIndex::Use*> FuncValueIndex::usesNamed(int func,
+                                                                                            std::string_view name) {
   Func& f = this->func(func);
   if (!f.usesBuilt) {
     f.usesBuilt = true;
@@ -50,10 +49,30 @@ std::vector<int> FuncValueIndex::users(int func, std::string_view name, int inde
     });
     std::stable_sort(f.uses.begin(), f.uses.end(), [](const Use& a, const Use& b) { return a.name < b.name; });
   }
-  auto lo = std::lower_bound(f.uses.begin(), f.uses.end(), name, [](const Use& u, std::string_view n) { return u.name < n; });
-  for (auto it = lo; it != f.uses.end() && it->name == name; ++it)
+  auto byName = [](const Use& u, std::string_view n) { return u.name < n; };
+  const Use* begin = f.uses.data();
+  const Use* end = begin + f.uses.size();
+  const Use* lo = std::lower_bound(begin, end, name, byName);
+  const Use* hi = lo;
+  while (hi != end && hi->name == name) ++hi;
+  return {lo, hi};
+}
+
+std::vector<int> FuncValueIndex::users(int func, std::string_view name, int index) {
+  std::vector<int> out;
+  if (func < 0) return out;
+  auto [lo, hi] = usesNamed(func, name);
+  for (const Use* it = lo; it != hi; ++it)
     if (index < 0 || it->index == index) out.push_back(it->op);
   return out;
+}
+
+bool FuncValueIndex::used(int func, std::string_view name, int index) {
+  if (func < 0) return false;
+  auto [lo, hi] = usesNamed(func, name);
+  for (const Use* it = lo; it != hi; ++it)
+    if (index < 0 || it->index == index) return true;
+  return false;
 }
 
 }  // namespace shardbridge::module

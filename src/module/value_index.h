@@ -11,6 +11,7 @@
 
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "shardbridge/module/op_tree.h"
@@ -31,6 +32,8 @@ class FuncValueIndex {
   // per such use, as a walk over opsInside(tree, func) finds them; empty
   // for func < 0.
   std::vector<int> users(int func, std::string_view name, int index);
+  // Whether users(func, name, index) is not empty, without building it.
+  bool used(int func, std::string_view name, int index);
 
  private:
   // Flat and sorted by name (stable, so text order within a name): no
@@ -52,6 +55,8 @@ class FuncValueIndex {
     std::vector<Use> uses;
   };
   Func& func(int f) { return funcs_[f]; }
+  // The uses of `name` (any index) in func, in text order.
+  std::pair<const Use*, const Use*> usesNamed(int func, std::string_view name);
 
   const OpTree& tree_;
   std::unordered_map<int, Func> funcs_;
