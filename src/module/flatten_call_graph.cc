@@ -73,6 +73,10 @@ class CallGraphFlattener {
   Status run() {
     const TreeVec<int>* top = module_ < 0 ? &tree_.topLevel : tree_.bodyOps(module_);
     if (!top) return okStatus();
+    // With manual-computation-bodies-only, a module that calls no body has
+    // nothing to flatten (visit ignores every other call): the common case
+    // of the round-trip import, which no longer builds the call graph for it.
+    if (bodiesOnly_ && !callsABody(*top)) return okStatus();
     for (int i : *top) {
       const OpNode& op = tree_.ops[i];
       if (!op.symbolName.empty()) used_.insert(std::string(op.symbolName));
@@ -98,6 +102,17 @@ class CallGraphFlattener {
   }
 
  private:
+  bool callsABody(std::span<const int> top) const {
+    for (int i : top) {
+      if (tree_.ops[i].name != "func.func") continue;
+      const uint32_t end = tree_.ops[i].whole.end;
+      for (size_t c = static_cast<size_t>(i) + 1; c < tree_.ops.size() && tree_.ops[c].whole.begin < end; ++c)
+        if (tree_.ops[c].isCall() && tree_.ops[c].symbolName.find(kRoundTripBodyName) != std::string_view::npos)
+          return true;
+    }
+    return false;
+  }
+
   std::string originalName(const OpNode& fn) const {
     if (const AttrEntry* e = fn.dict.find(kOriginalFuncName)) {
       std::string_view v = e->value.in(t_);
