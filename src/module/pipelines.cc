@@ -550,14 +550,19 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   // (most import passes have nothing to do on most modules).
   std::optional<OpTree> tree;
   bool parsedOnce = false;
-  // The prefilters' answers, carried from text to text (word_presence.h).
-  std::vector<std::string_view> words;
-  for (const Step& step : steps) {
-    words.insert(words.end(), step.def->needsAny.begin(), step.def->needsAny.end());
-    words.insert(words.end(), step.def->needsWords.begin(), step.def->needsWords.end());
+  // The prefilters' answers, carried from text to text (word_presence.h);
+  // before step k only the words of steps k and later are looked for.
+  std::vector<std::vector<std::string_view>> wordsFrom(steps.size() + 1);
+  for (size_t k = steps.size(); k-- > 0;) {
+    wordsFrom[k] = wordsFrom[k + 1];
+    const PassDef& def = *steps[k].def;
+    wordsFrom[k].insert(wordsFrom[k].end(), def.needsAny.begin(), def.needsAny.end());
+    wordsFrom[k].insert(wordsFrom[k].end(), def.needsWords.begin(), def.needsWords.end());
   }
-  WordPresence presence(std::move(words));
+  WordPresence presence(wordsFrom[0]);
+  size_t stepIndex = 0;
   for (const Step& step : steps) {
+    presence.wantOnly(wordsFrom[stepIndex++]);
     // A prefilter is a search of the whole text; it is worth it only where
     // it can save a parse. With the tree at hand the pass runs: a pass its
     // prefilter would skip has nothing to do, and finds so on the tree.

@@ -32,7 +32,7 @@ WordPresence::WordPresence(std::vector<std::string_view> words) {
 void WordPresence::scan(std::string_view text) {
   std::vector<Word*> open;
   for (Word& w : words_)
-    if (w.state == State::kUnknown) open.push_back(&w);
+    if (w.state == State::kUnknown && w.wanted) open.push_back(&w);
   // Each block is searched with the longest word's length less one byte of
   // the next, so that a word across a block boundary is found in the block
   // it starts in.
@@ -58,12 +58,19 @@ void WordPresence::scan(std::string_view text) {
 bool WordPresence::contains(std::string_view text, std::string_view word) {
   auto it = std::lower_bound(words_.begin(), words_.end(), word,
                              [](const Word& w, std::string_view v) { return w.text < v; });
-  if (it == words_.end() || it->text != word) {
+  if (it == words_.end() || it->text != word || (!it->wanted && it->state == State::kUnknown)) {
     searched_ += text.size();
     return module_lex::contains(text, word);
   }
   if (it->state == State::kUnknown) scan(text);
   return it->state == State::kPresent;
+}
+
+void WordPresence::wantOnly(const std::vector<std::string_view>& words) {
+  for (Word& w : words_) {
+    w.wanted = std::find(words.begin(), words.end(), w.text) != words.end();
+    if (!w.wanted) w.state = State::kUnknown;
+  }
 }
 
 void WordPresence::rewritten(std::string_view next, const OffsetMap& map) {

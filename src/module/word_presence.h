@@ -38,6 +38,12 @@ class WordPresence {
   // one as `map` says (Rewriter::apply).
   void rewritten(std::string_view next, const OffsetMap& map);
 
+  // Only `words` (of those given at construction) may be asked from now on:
+  // the others are no longer looked for or carried (a pipeline's later
+  // passes ask fewer words). Asking another is still answered, by a plain
+  // search.
+  void wantOnly(const std::vector<std::string_view>& words);
+
   // How many bytes were searched so far, for the benches and tests.
   size_t bytesSearched() const { return searched_; }
 
@@ -47,6 +53,7 @@ class WordPresence {
     std::string_view text;
     State state = State::kUnknown;
     size_t at = 0;  // the occurrence found, when kPresent
+    bool wanted = true;
   };
   // Finds every word whose state is unknown in `text`.
   void scan(std::string_view text);
