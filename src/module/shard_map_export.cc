@@ -48,6 +48,12 @@ struct Manual {
   bool hasShardings() const { return !in.empty() || !out.empty(); }
 };
 
+// Appends each part to `s` (no temporary for the whole).
+template <typename... Parts>
+void appendAll(std::string& s, const Parts&... parts) {
+  (s.append(std::string_view(parts)), ...);
+}
+
 bool isTerminator(std::string_view n) {
   return n == "stablehlo.return" || n == "mhlo.return" || n == "return" || n == "func.return" ||
          n == "sdy.return";
@@ -426,48 +432,21 @@ class ShardMapExport {
       }
       s += '}';
     };
+    // `result = stablehlo.custom_call @TARGET(operand) {dict} : (from) -> to`.
+    auto customCallLine = [&](std::string_view result, std::string_view target, std::string_view operand,
+                              std::string_view sharding, std::string_view manual, std::string_view from,
+                              std::string_view to) {
+      appendAll(out, indent, result, " = stablehlo.custom_call @", target, "(", operand, ") ");
+      perValueDict(out, sharding, manual);
+      appendAll(out, " : (", from, ") -> ", to, "\n");
+    };
     // `result = mhlo.copy operand {dict} : type` (or the @Sharding custom call).
     auto copyLine = [&](std::string_view result, std::string_view operand, std::string_view sharding,
                         std::string_view manual, std::string_view type) {
-      out += indent;
-      out += result;
-      if (constraints) {
-        out += " = stablehlo.custom_call @Sharding(";
-        out += operand;
-        out += ") ";
-      } else {
-        out += " = mhlo.copy ";
-        out += operand;
-        out += ' ';
-      }
+      if (constraints) return customCallLine(result, "Sharding", operand, sharding, manual, type, type);
+      appendAll(out, indent, result, " = mhlo.copy ", operand, " ");
       perValueDict(out, sharding, manual);
-      if (constraints) {
-        out += " : (";
-        out += type;
-        out += ") -> ";
-      } else {
-        out += " : ";
-      }
-      out += type;
-      out += '\n';
-    };
-    // `result = stablehlo.custom_call @TARGET(operand) {dict} : (from) -> to`.
-    auto shapeLine = [&](std::string_view result, std::string_view target, std::string_view operand,
-                         std::string_view sharding, std::string_view manual, std::string_view from,
-                         std::string_view to) {
-      out += indent;
-      out += result;
-      out += " = stablehlo.custom_call @";
-      out += target;
-      out += '(';
-      out += operand;
-      out += ") ";
-      perValueDict(out, sharding, manual);
-      out += " : (";
-      out += from;
-      out += ") -> ";
-      out += to;
-      out += '\n';
+      appendAll(out, " : ", type, "\n");
     };
     for (size_t i = 0; i < op.uses.size(); ++i) {
       // An operand may itself be a redirected use (`%5#1` of an earlier manual computation).
@@ -488,7 +467,7 @@ class ShardMapExport {
       std::string c = names_.next(base + "_in" + std::to_string(i));
       std::string f = names_.next(base + "_local" + std::to_string(i));
       copyLine(c, operand, m.in[i].in(t_), manualParent, types.operands[i]);
-      shapeLine(f, "SPMDFullToShardShape", c, stripped->bare, manualRegion, types.operands[i], local);
+      customCallLine(f, "SPMDFullToShardShape", c, stripped->bare, manualRegion, types.operands[i], local);
       callArgList += f;
     }
     std::vector<const Stripped*> innerOut;
@@ -552,7 +531,7 @@ class ShardMapExport {
       std::string callResult = n == 1 ? call : call + "#" + std::to_string(j);
       std::string o = names_.next(base + "_out" + std::to_string(j));
       copyLine(o, callResult, innerOut[j]->bare, manualRegion, retTypes.results[j]);
-      shapeLine(m.full[j], "SPMDShardToFullShape", o, m.out[j].in(t_), manualParent, retTypes.results[j],
+      customCallLine(m.full[j], "SPMDShardToFullShape", o, m.out[j].in(t_), manualParent, retTypes.results[j],
                 types.results[j]);
     }
     // The outlined body, at the end of the module.
