@@ -409,8 +409,8 @@ class ShardMapExport {
     const std::string manualParent = m.parent.empty() ? "" : axesAttr(m.parent);
     // Everything is appended to two buffers, the lines replacing the op and
     // the outlined function: building each line from temporaries made most
-    // of this pass's cost (docs/performance.md "The shard-map export's
-    // text").
+    // of this pass's cost (docs/performance.md "The prefilters' words, memos
+    // and needless sorts").
     std::string out;
     std::string fnArgs, fnResults, callArgList;
     auto perValueDict = [](std::string& s, std::string_view sharding, std::string_view manual) {

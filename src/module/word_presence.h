@@ -5,12 +5,13 @@
 // A pipeline's prefilters ask up to twenty words of each text a pass leaves
 // behind, and most words are absent, which costs a search of the whole text
 // each: about a tenth of an import (docs/performance.md "The prefilters'
-// words"). Here the first question about a text finds every word at once,
-// block by block, so the text is read from memory once rather than once per
-// word. When a pass then rewrites the text, an answer carries over where the
-// rewrite cannot have changed it: a word found in bytes the rewrite copied is
-// still there, and a word absent before can only appear where the rewrite
-// wrote or joined text, so only those bytes are searched.
+// words, memos and needless sorts"). Here the first question about a text
+// finds every word a later step may ask (wantOnly) at once, block by block,
+// so the text is read from memory once rather than once per word. When a
+// pass then rewrites the text, an answer carries over where the rewrite
+// cannot have changed it: a word found in bytes the rewrite copied is still
+// there, and a word absent before can only appear where the rewrite wrote or
+// joined text, so only those bytes are searched.
 //
 // Every answer equals module_lex::contains(text, word) on the current text
 // (tests/module/word_presence_test.cc checks that against random rewrites).
