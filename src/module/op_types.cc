@@ -19,6 +19,28 @@ size_t topLevelArrow(std::string_view s) {
   return std::string_view::npos;
 }
 
+// Whether every bracket of a signature closes the last one opened (a `>`
+// after `-` is an arrow's, and strings are skipped). A stray `>` (a type
+// like `tensoprivatxf32>`) would move the top-level arrow, and the types
+// read would not be the op's.
+bool bracketsMatch(std::string_view s) {
+  std::string open;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {
+      for (++i; i < s.size() && s[i] != '"'; ++i)
+        if (s[i] == '\\') ++i;
+      if (i >= s.size()) return false;
+    } else if (c == '(' || c == '<' || c == '[' || c == '{') {
+      open.push_back(c == '(' ? ')' : c == '<' ? '>' : c == '[' ? ']' : '}');
+    } else if (c == ')' || c == ']' || c == '}' || (c == '>' && !(i > 0 && s[i - 1] == '-'))) {
+      if (open.empty() || open.back() != c) return false;
+      open.pop_back();
+    }
+  }
+  return open.empty();
+}
+
 // `(a, b)` -> [a, b]; `a` -> [a].
 std::vector<std::string> typeGroup(std::string_view s) {
   s = module_lex::trimBlanks(s);
@@ -53,6 +75,7 @@ OpTypes opTypes(const OpTree& tree, const OpNode& op) {
   std::string_view s = op.signature.in(tree.text);
   if (s.empty() || s.front() != ':') return t;
   s = module_lex::trimBlanks(s.substr(1));
+  if (!bracketsMatch(s)) return t;
   t.known = true;
   size_t arrow = topLevelArrow(s);
   if (arrow == std::string_view::npos) {

@@ -20,7 +20,8 @@ struct OpTypes {
   std::vector<std::string> results;
 };
 
-// The types of `op`'s signature (known=false without one).
+// The types of `op`'s signature (known=false without one, or when its
+// brackets do not match, as in `(tensoprivatxf32>) -> tensor<2xf32>`).
 OpTypes opTypes(const OpTree& tree, const OpNode& op);
 
 // The number of values `op` defines (`%0:2, %1` -> 3).

@@ -21,6 +21,25 @@ bool parsedShaped(const std::string& t) {
   return parsed && parsed->isShaped();
 }
 
+// A stray `>` in a type moved the top-level arrow: the round-trip shard-map
+// import then wrote a signature with unbalanced brackets (found by
+// mlir_import_fuzz). Such a signature is not known; arrows and nested types
+// are.
+TEST(OpTypes, ASignatureWithUnmatchedBracketsIsNotKnown) {
+  auto types = [](const std::string& signature) {
+    std::string text = "%0 = stablehlo.custom_call @f(%a) " + signature + "\n";
+    auto tree = parseOpTree(text);
+    EXPECT_TRUE(tree.has_value()) << signature;
+    return tree ? opTypes(*tree, tree->ops[0]) : OpTypes();
+  };
+  OpTypes bad = types(": (tensoprivatxf32>, tensor<8x32xf32>) -> (tensor<0x32xf32>, tensor<16x32xf32>)");
+  EXPECT_FALSE(bad.known);
+  OpTypes good = types(": (tensor<8x32xf32>, !t<\"ab\">) -> (tensor<4xcomplex<f32>>, (tensor<2xf32>) -> tensor<2xf32>)");
+  ASSERT_TRUE(good.known);
+  EXPECT_EQ(good.operands, (std::vector<std::string>{"tensor<8x32xf32>", "!t<\"ab\">"}));
+  EXPECT_EQ(good.results, (std::vector<std::string>{"tensor<4xcomplex<f32>>", "(tensor<2xf32>) -> tensor<2xf32>"}));
+}
+
 TEST(IsShapedType, AnswersAsTheTypeParser) {
   for (const char* t : {"tensor<16x64xf32>", "tensor<f32>", "tensor<?x4xbf16>", "tensor<0x1xi1>", "tensor<*xf32>",
                         "tensor<8xf32, #enc>", "!stablehlo.token", "tuple<tensor<2xf32>>", "f32", "tensor<?5xf32>",

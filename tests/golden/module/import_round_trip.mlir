@@ -1246,3 +1246,24 @@ func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   } : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+// CMD: convert
+// ARGS: --pass xla-sdy-round-trip-shard-map-import
+// INPUT: file
+// Beyond upstream (whose MLIR parser stops at the type): a stray '>' in the
+// LocalToGlobalShape call's signature is refused, located at the call, rather
+// than moving the signature's arrow and writing a manual computation whose
+// brackets do not balance (found by mlir_import_fuzz).
+// expected-error {{expected a signature '(L) -> G' on the xla.sdy.LocalToGlobalShape call}}
+// expected-error-at {{5:3}}
+sdy.mesh @mesh = <["b"=2]>
+func.func @main(%arg0: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>"}} : (tensor<16xf32>) -> tensor<8xf32>
+  %1 = call @xla.sdy.manual_computation_body(%0) : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh, [{\22b\22}]>]>"}} : (tensoprivatxf32>) -> tensor<16xf32>
+  return %2 : tensor<16xf32>
+}
+func.func @xla.sdy.manual_computation_body(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}
