@@ -9,6 +9,7 @@
 //   sdy.all_reduce, sdy.propagation_barrier -> their operand (uses forwarded)
 //   sdy.sharding_group                 -> erased
 // See docs/module.md "export-ops".
+#include <algorithm>
 #include <string>
 #include <span>
 
@@ -94,6 +95,12 @@ void replaceUses(const OpTree& tree, Rewriter& rw, std::span<const int> ops, std
   for (int i : ops)
     for (const ValueUse& u : tree.ops[i].uses)
       if (u.name == fromName && u.index == fromIndex) rw.replace(u.span, std::string(to));
+}
+
+bool exportOpsKeepsNames(const OpTree& tree) {
+  return std::none_of(tree.ops.begin(), tree.ops.end(), [](const OpNode& op) {
+    return op.name == "sdy.all_reduce" || op.name == "sdy.propagation_barrier";
+  });
 }
 
 Status runExportOps(PassContext& ctx) {

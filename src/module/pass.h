@@ -36,8 +36,21 @@ using PassFn = Status (*)(PassContext&);
 // The passes, one file each (named after the upstream pass).
 Status runExportManualReductionCollectives(PassContext&);  // xla-sdy-stablehlo-export-manual-reduction-collectives
 Status runExportOps(PassContext&);            // xla-sdy-export-ops (export_ops.cc)
+// Whether export-ops keeps every value name and symbol of `tree` (it forwards
+// none: no sdy.all_reduce or sdy.propagation_barrier), so that its edits can
+// be left for runShardMapExportOver.
+bool exportOpsKeepsNames(const OpTree& tree);
 Status runExportShardings(PassContext&);      // xla-sdy-stablehlo-export-shardings (export_shardings.cc)
 Status runShardMapExport(PassContext&);       // xla-sdy-stablehlo-round-trip-shard-map-export (shard_map_export.cc)
+// The shard-map export over `pending`: edits an earlier pass recorded on
+// this same text (ctx.text()) and did not apply. When the two compose
+// (edit_compose.h: no pending edit meets one of this pass's, and those inside
+// a manual computation replace text of its body before its terminator), ctx.rw gets
+// both, whose one rewrite is what applying `pending` and then running the
+// pass on the result would write, and it returns true. Otherwise it returns
+// false (or an error) with ctx.rw to be discarded, and the caller takes the
+// two steps.
+Result<bool> runShardMapExportOver(PassContext&, const Rewriter& pending);
 Status runImportShardings(PassContext&);      // xla-sdy-import-shardings (import_shardings.cc)
 Status runSymbolDce(PassContext&);            // symbol-dce (symbol_dce.cc)
 Status runExportCallbackCustomCalls(PassContext&);  // xla-sdy-stablehlo-round-trip-export-callback-custom-calls

@@ -1,4 +1,5 @@
-// The pass registry and the pipelines, composed in one place as upstream
+// The pass registry and the pipelines, composed in one place (the driver
+// that runs them: run_passes.cc) as upstream
 // composes them (xla/service/spmd/shardy/stablehlo_round_trip/
 // stablehlo_export.cc and stablehlo_import.cc). See docs/module.md.
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <optional>
 
 #include "module/pass.h"
+#include "module/pass_registry.h"
 #include "module/pass_prefilters.h"
 #include "module/text_lex.h"
 #include "shardbridge/module/pipeline.h"
@@ -15,33 +17,10 @@ namespace {
 
 using namespace prefilters;
 
-struct PassDef {
-  PassInfo info;
-  PassFn run = nullptr;  // null for a pipeline
-  // A pipeline's passes, each given the pipeline options it declares; a
-  // step may fix options of its own (`NAME{opt=v}`), which win.
-  std::vector<std::string> steps;
-  // Words without which the pass has nothing to do: when the text holds
-  // none of them the pass is skipped, and with it the parse the pass would
-  // need (the tree of the last edited text is only built when a pass runs).
-  std::vector<std::string_view> needsAny = {};
-  // A test of the whole text for passes whose prefilter is not one word of
-  // a list; when set, the pass runs only if it holds (and needsAny, if any).
-  // It asks its words of `words`, which lists them (needsWords).
-  bool (*needs)(std::string_view text, WordPresence& words) = nullptr;
-  std::vector<std::string_view> needsWords = {};
-};
-
 PassOptionInfo flagOption(std::string name, std::string help, std::string def = "false",
                           std::string onlyDefault = {}) {
   return {std::move(name), std::move(def), std::move(help), std::move(onlyDefault)};
 }
-
-// Pipeline options that reach a pass under another name (upstream's
-// stablehlo_export.cc feeds keep-hlo-sharding-constraints to the shard-map
-// export's create-hlo-sharding-constraints).
-const std::pair<const char*, const char*> kAliases[] = {
-    {"keep-hlo-sharding-constraints", "create-hlo-sharding-constraints"}};
 
 const PassOptionInfo kV3 = flagOption("enable-hlo-sharding-v3", "write V3 (NamedSharding) sharding strings");
 const PassOptionInfo kKeepConstraints = flagOption(
@@ -336,12 +315,14 @@ const std::vector<PassDef>& registry() {
                                         "StableHLO/MHLO ops", false, {kKeepConstraints}},
                  runExportOps,
                  {}});
+    d.back().defers = exportOpsKeepsNames;
     d.push_back({{"xla-sdy-stablehlo-round-trip-shard-map-export",
                   "sdy.manual_computation -> copies, @SPMDFullToShardShape / @SPMDShardToFullShape "
                   "custom calls and a call of its outlined body", false, {kCreateConstraints}},
                  runShardMapExport,
                  {},
                  kNeedsManual});
+    d.back().runOver = runShardMapExportOver;
     d.push_back({{"xla-sdy-stablehlo-round-trip-export-callback-custom-calls",
                   "used single-result Python callback custom calls return a tuple, read by get_tuple_element",
                   false, {}},
@@ -366,21 +347,27 @@ const std::vector<PassDef>& registry() {
   return defs;
 }
 
-const PassDef* find(std::string_view name) {
+bool isFlagValue(std::string_view v) { return v == "true" || v == "false" || v == "1" || v == "0"; }
+
+}  // namespace
+
+const PassDef* findPass(std::string_view name) {
   for (const PassDef& d : registry())
     if (d.info.name == name) return &d;
   return nullptr;
 }
 
-std::string knownNames() {
+std::string knownPassNames() {
   std::string s;
   for (const PassDef& d : registry()) s += (s.empty() ? "" : ", ") + d.info.name;
   return s;
 }
 
-bool isFlagValue(std::string_view v) { return v == "true" || v == "false" || v == "1" || v == "0"; }
-
-}  // namespace
+const std::vector<std::pair<const char*, const char*>>& passOptionAliases() {
+  static const std::vector<std::pair<const char*, const char*>> aliases = {
+      {"keep-hlo-sharding-constraints", "create-hlo-sharding-constraints"}};
+  return aliases;
+}
 
 const std::vector<PassInfo>& knownPasses() {
   static const std::vector<PassInfo> infos = [] {
@@ -437,9 +424,9 @@ Result<PassSpec> parsePassSpec(std::string_view text) {
   while (p < text.size() && (isIdentChar(text[p]))) ++p;
   spec.name = std::string(text.substr(b, p - b));
   if (spec.name.empty()) return parseError("expected a pass name, got " + describe(text, p), p);
-  const PassDef* def = find(spec.name);
+  const PassDef* def = findPass(spec.name);
   if (!def)
-    return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownNames(), b);
+    return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownPassNames(), b);
   while (p < text.size() && isBlank(text[p])) ++p;
   if (p < text.size() && text[p] == '{') {
     ++p;
@@ -480,135 +467,5 @@ Result<PassSpec> parsePassSpec(std::string_view text) {
   return spec;
 }
 
-Result<ConvertedModule> runPasses(std::string_view input, const std::vector<PassSpec>& passes) {
-  // Expand pipelines into passes, each with its defaults and the options given.
-  struct Step {
-    const PassDef* def;
-    std::map<std::string, std::string, std::less<>> options;
-  };
-  std::vector<Step> steps;
-  for (const PassSpec& spec : passes) {
-    const PassDef* def = find(spec.name);
-    if (!def) return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownNames());
-    std::vector<PassSpec> expanded;
-    if (def->run) expanded.push_back({spec.name, {}});
-    // Every option given must be supported with its value.
-    std::map<std::string, std::string, std::less<>> given;
-    for (const PassOptionInfo& o : def->info.options) given[o.name] = o.defaultValue;
-    for (const auto& [k, v] : spec.options) given[k] = v;
-    for (std::string_view s : def->steps) {
-      if (s.starts_with("if:")) {
-        size_t colon = s.find(':', 3);
-        std::string_view conds = s.substr(3, colon - 3);
-        bool on = false;
-        while (!conds.empty()) {
-          size_t bar = conds.find('|');
-          auto it = given.find(conds.substr(0, bar));
-          if (it != given.end() && (it->second == "true" || it->second == "1")) on = true;
-          conds = bar == std::string_view::npos ? std::string_view() : conds.substr(bar + 1);
-        }
-        if (!on) continue;
-        s = s.substr(colon + 1);
-      }
-      SB_ASSIGN_OR_RETURN(PassSpec fixed, parsePassSpec(s));
-      expanded.push_back(std::move(fixed));
-    }
-    for (const PassOptionInfo& o : def->info.options) {
-      bool isDefault = (given[o.name] == "true" || given[o.name] == "1") == (o.defaultValue == "true");
-      if (!o.onlyDefault.empty() && !isDefault)
-        return makeError(ErrorCode::kUnsupported,
-                         "option " + o.name + "=" + given[o.name] + " of " + spec.name + " is not supported: " +
-                             o.onlyDefault);
-    }
-    for (const PassSpec& fixed : expanded) {
-      Step step{find(fixed.name), {}};
-      // The pass's defaults, the pipeline's values for the options it
-      // shares, then the options the pipeline fixes for this step.
-      for (const PassOptionInfo& o : step.def->info.options) step.options[o.name] = o.defaultValue;
-      for (const auto& [k, v] : given) {
-        if (step.options.count(k)) step.options[k] = v;
-        for (const auto& [from, to] : kAliases)
-          if (k == from && step.options.count(to)) step.options[to] = v;
-      }
-      for (const auto& [k, v] : fixed.options) step.options[k] = v;
-      steps.push_back(std::move(step));
-    }
-  }
-  ConvertedModule out;
-  // The text the next pass reads: the input itself until a pass changes it
-  // (no copy of a module that may be hundreds of megabytes), then the
-  // latest pass's output, held in out.text.
-  std::string_view current = input;
-  bool changed = false;
-  // Offsets found in the text a later pass reads are mapped back to `input`.
-  std::vector<OffsetMap> maps;
-  auto toInput = [&](size_t offset) {
-    for (auto it = maps.rbegin(); it != maps.rend(); ++it) offset = it->toOld(offset);
-    return offset;
-  };
-  // The op tree of `current`, kept while a pass leaves the text unchanged
-  // (most import passes have nothing to do on most modules).
-  std::optional<OpTree> tree;
-  bool parsedOnce = false;
-  // The prefilters' answers, carried from text to text (word_presence.h);
-  // before step k only the words of steps k and later are looked for.
-  std::vector<std::vector<std::string_view>> wordsFrom(steps.size() + 1);
-  for (size_t k = steps.size(); k-- > 0;) {
-    wordsFrom[k] = wordsFrom[k + 1];
-    const PassDef& def = *steps[k].def;
-    wordsFrom[k].insert(wordsFrom[k].end(), def.needsAny.begin(), def.needsAny.end());
-    wordsFrom[k].insert(wordsFrom[k].end(), def.needsWords.begin(), def.needsWords.end());
-  }
-  WordPresence presence(wordsFrom[0]);
-  size_t stepIndex = 0;
-  for (const Step& step : steps) {
-    presence.wantOnly(wordsFrom[stepIndex++]);
-    // A prefilter is a search of the whole text; it is worth it only where
-    // it can save a parse. With the tree at hand the pass runs: a pass its
-    // prefilter would skip has nothing to do, and finds so on the tree.
-    const std::vector<std::string_view>& needs = step.def->needsAny;
-    if (!tree) {
-      if (!needs.empty() && std::none_of(needs.begin(), needs.end(), [&](std::string_view w) {
-            return presence.contains(current, w);
-          }))
-        continue;
-      if (step.def->needs && !step.def->needs(current, presence)) continue;
-    }
-    std::vector<ModuleWarning> warnings;
-    Rewriter rw(current);
-    Status ran = [&]() -> Status {
-      if (!tree) {
-        SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(current));
-        tree = std::move(parsed);
-        parsedOnce = true;
-      }
-      PassContext ctx{*tree, rw, step.options, warnings};
-      return step.def->run(ctx);
-    }();
-    for (ModuleWarning& w : warnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
-    if (!ran) {
-      Error e = ran.error();
-      e.mapOffsets(toInput);
-      return e;
-    }
-    if (rw.empty()) continue;
-    // The edits own their text, so the tree can go before the new text is
-    // built (the two are the largest things held at once).
-    tree.reset();
-    OffsetMap map;
-    SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
-    out.text = std::move(next);
-    current = out.text;
-    changed = true;
-    presence.rewritten(current, map);
-    maps.push_back(std::move(map));
-  }
-  // When every pass was skipped by its prefilter nothing has read the text:
-  // it is still parsed once, so that malformed input is an error rather than
-  // passed through unchanged.
-  if (!parsedOnce) SB_TRY(parseOpTree(current));
-  if (!changed) out.text = std::string(input);
-  return out;
-}
 
 }  // namespace shardbridge::module

@@ -18,6 +18,8 @@ size_t OffsetMap::toOld(size_t n) const {
   return it->copied ? it->oldBegin + (n - it->newBegin) : it->oldBegin;
 }
 
+void Rewriter::add(const Edit& e) { edits_.push_back({e.span, e.text, seq_++, e.origin}); }
+
 Result<std::string> Rewriter::apply(OffsetMap* map) const {
   std::vector<const Edit*> order;
   order.reserve(edits_.size());

@@ -55,6 +55,10 @@ class Rewriter {
     edits_.push_back({{at, at}, std::move(what), seq_++, origin});
   }
   void erase(TextSpan span) { replace(span, {}); }
+  struct Edit;
+  // Records a copy of an edit made by another Rewriter over the same text
+  // (its origin kept, ordered after the edits recorded so far).
+  void add(const Edit& e);
 
   // The text with every edit applied. Errors (kInternal): two edits that
   // overlap (a pass bug, reported rather than producing broken text).

@@ -18,6 +18,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "module/edit_compose.h"
 #include "module/manual_computation.h"
 #include "module/op_types.h"
 #include "module/pass.h"
@@ -66,12 +67,40 @@ class ShardMapExport {
   Status run() {
     SB_TRY(collect());
     if (manuals_.empty()) return okStatus();
+    SB_TRY(plan());
+    return emit();
+  }
+
+  // run() over `pending` (runShardMapExportOver): their edits join this
+  // pass's, rendered into the outlined bodies where they fall inside one.
+  // Besides the manual computations (moved), this pass reads the ops it
+  // marks or whose uses it redirects, each of which gets an edit, and every
+  // value name (FreshNames), which the deferring pass keeps; so
+  // editsCompose's premise holds.
+  Result<bool> runOver(const Rewriter& pending) {
+    SB_TRY(collect());
+    if (!manuals_.empty()) {
+      SB_TRY(plan());
+      std::vector<int> moved;
+      moved.reserve(manuals_.size());
+      for (const Manual& m : manuals_) moved.push_back(m.op);
+      if (!editsCompose(tree_, pending, leaf_, moved)) return false;
+    }
+    Rewriter& into = manuals_.empty() ? ctx_.rw : leaf_;
+    for (const Rewriter::Edit& e : pending.edits()) into.add(e);
+    if (!manuals_.empty()) SB_TRY(emit());
+    return true;
+  }
+
+  Status plan() {
     for (const Manual& m : manuals_)
       if (m.hasShardings() && !m.region.empty()) SB_TRY(markBody(m));
     SB_TRY(commitMarks());
     planResults();
-    return emit();
+    return okStatus();
   }
+
+
 
   // The rewrites as separate edits, so that offsets outside the manual
   // computations stay mapped to the input: each outermost manual
@@ -667,6 +696,11 @@ Status runShardMapExport(PassContext& ctx) {
   ShardMapExport pass(ctx);
   SB_TRY(pass.run());
   return okStatus();
+}
+
+Result<bool> runShardMapExportOver(PassContext& ctx, const Rewriter& pending) {
+  ShardMapExport pass(ctx);
+  return pass.runOver(pending);
 }
 
 }  // namespace shardbridge::module

@@ -12,7 +12,9 @@
 //   (c) bytes the export does not rewrite survive unchanged: comments,
 //       loc(...) markers, unsharded ops outside manual computations;
 //   (d) parseOpTree reads every generated module and finds every op, in
-//       text order.
+//       text order;
+//   (e) export-ops and the shard-map export in one rewrite write what the
+//       two passes write one after the other.
 // Cases: RC_PARAMS from CTest (10,000 optimised, 300 under the sanitizers).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -192,6 +194,27 @@ RC_GTEST_PROP(ExportPipelineProperty, OpTreeFindsEveryGeneratedOp, ()) {
   RC_ASSERT(tree->ops.size() == m.opNames.size());
   for (size_t i = 0; i < m.opNames.size(); ++i) RC_ASSERT(tree->ops[i].name == m.opNames[i]);
   RC_ASSERT(tree->modules().size() == static_cast<size_t>(m.implicitModule ? 0 : m.modules));
+}
+
+// (e) export-ops and the shard-map export in one rewrite: when the pipeline
+// lets the shard-map export run over export-ops' unapplied edits
+// (pipelines.cc, runShardMapExportOver), the text is what the two passes
+// write one after the other, each on its own parse; so are the errors.
+RC_GTEST_PROP(ExportPipelineProperty, ExportOpsAndShardMapExportInOneRewriteAreTheTwoSteps, ()) {
+  GeneratedModule m = generated();
+  PassSpec exportOps = *parsePassSpec("xla-sdy-export-ops");
+  PassSpec shardMap = *parsePassSpec("xla-sdy-stablehlo-round-trip-shard-map-export");
+  auto together = runPasses(m.text, {exportOps, shardMap});
+  auto first = runPasses(m.text, {exportOps});
+  RC_ASSERT(first.has_value());
+  auto second = runPasses(first->text, {shardMap});
+  RC_ASSERT(together.has_value() == second.has_value());
+  if (!together) {
+    RC_ASSERT(together.error().message == second.error().message);
+    return;
+  }
+  if (together->text != second->text) RC_FAIL("one rewrite:\n" + together->text + "\ntwo:\n" + second->text);
+  RC_ASSERT(together->warnings.size() == first->warnings.size() + second->warnings.size());
 }
 
 // --- findings, kept failing until src/ is fixed ---------------------------

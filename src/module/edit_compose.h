@@ -1,0 +1,30 @@
+// Whether two passes' edits over one text can be applied as one rewrite:
+// the driver (run_passes.cc) lets a pass run on the tree of the step
+// before it, over that step's edits left unapplied, and saves a rewrite
+// and a parse (docs/module.md "Two passes in one rewrite").
+#pragma once
+
+#include <span>
+
+#include "module/rewriter.h"
+#include "shardbridge/module/op_tree.h"
+
+namespace shardbridge::module {
+
+// Whether applying `pending` and `own` (edits of two passes over
+// tree.text) at once writes what applying `pending` and then running the
+// second pass on the result would write, given that the second pass made
+// `own` while reading only ops that it edits or that `pending` leaves
+// alone, besides the ops `moved`, whose region's one block it moves
+// elsewhere (as the shard-map export moves a manual computation's body).
+// True when:
+//   - every pending edit replaces text by text (no insert, no erasure:
+//     those shift which op starts a body) and no two of them overlap;
+//   - no pending edit meets an edit of `own`, not even at one byte;
+//   - a pending edit inside a moved op lies in its body, from its first
+//     op's start to its terminator's line (the header, the terminator and
+//     the first op's start are read from this text).
+// False otherwise, including a moved op without a block of two ops.
+bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& own, std::span<const int> moved);
+
+}  // namespace shardbridge::module

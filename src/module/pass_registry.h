@@ -1,0 +1,52 @@
+// The registry of passes and pipelines (pipelines.cc), as the driver
+// (run_passes.cc) reads it: each name's pass function or steps, its
+// prefilter and how it may share a rewrite with the step after it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "module/pass.h"
+#include "module/word_presence.h"
+#include "shardbridge/base/result.h"
+#include "shardbridge/module/pipeline.h"
+
+namespace shardbridge::module {
+
+// One registered name: a pass (run set) or a pipeline (steps set).
+struct PassDef {
+  PassInfo info;
+  PassFn run = nullptr;  // null for a pipeline
+  // A pipeline's passes, each given the pipeline options it declares; a
+  // step may fix options of its own (`NAME{opt=v}`), which win.
+  std::vector<std::string> steps;
+  // Words without which the pass has nothing to do: when the text holds
+  // none of them the pass is skipped, and with it the parse the pass would
+  // need (the tree of the last edited text is only built when a pass runs).
+  std::vector<std::string_view> needsAny = {};
+  // A test of the whole text for passes whose prefilter is not one word of
+  // a list; when set, the pass runs only if it holds (and needsAny, if any).
+  // It asks its words of `words`, which lists them (needsWords).
+  bool (*needs)(std::string_view text, WordPresence& words) = nullptr;
+  std::vector<std::string_view> needsWords = {};
+  // A pass whose edits may be left unapplied for the next step, when this
+  // holds of its tree (it then keeps every value name and symbol).
+  bool (*defers)(const OpTree&) = nullptr;
+  // A pass that can run over the unapplied edits of the step before it
+  // (pass.h runShardMapExportOver): one rewrite and one parse fewer.
+  Result<bool> (*runOver)(PassContext&, const Rewriter& pending) = nullptr;
+};
+
+// The pass or pipeline named `name`; null when there is none.
+const PassDef* findPass(std::string_view name);
+// Every registered name, comma-separated (for "unknown pass" errors).
+std::string knownPassNames();
+// Pipeline options that reach a pass under another name, as (pipeline
+// option, pass option): upstream's stablehlo_export.cc feeds
+// keep-hlo-sharding-constraints to the shard-map export's
+// create-hlo-sharding-constraints.
+const std::vector<std::pair<const char*, const char*>>& passOptionAliases();
+
+}  // namespace shardbridge::module

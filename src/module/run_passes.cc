@@ -1,0 +1,166 @@
+// runPasses (pipeline.h): expands pipelines into their steps, runs each pass
+// on the op tree of the current text, skips a pass whose prefilter finds
+// nothing for it, and applies each pass's edits as one rewrite (or, where
+// two passes compose, one rewrite for both). See docs/module.md.
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "module/pass.h"
+#include "module/pass_registry.h"
+#include "module/word_presence.h"
+#include "shardbridge/module/pipeline.h"
+
+namespace shardbridge::module {
+
+Result<ConvertedModule> runPasses(std::string_view input, const std::vector<PassSpec>& passes) {
+  // Expand pipelines into passes, each with its defaults and the options given.
+  struct Step {
+    const PassDef* def;
+    std::map<std::string, std::string, std::less<>> options;
+  };
+  std::vector<Step> steps;
+  for (const PassSpec& spec : passes) {
+    const PassDef* def = findPass(spec.name);
+    if (!def) return makeError(ErrorCode::kNotFound, "unknown pass '" + spec.name + "'; known: " + knownPassNames());
+    std::vector<PassSpec> expanded;
+    if (def->run) expanded.push_back({spec.name, {}});
+    // Every option given must be supported with its value.
+    std::map<std::string, std::string, std::less<>> given;
+    for (const PassOptionInfo& o : def->info.options) given[o.name] = o.defaultValue;
+    for (const auto& [k, v] : spec.options) given[k] = v;
+    for (std::string_view s : def->steps) {
+      if (s.starts_with("if:")) {
+        size_t colon = s.find(':', 3);
+        std::string_view conds = s.substr(3, colon - 3);
+        bool on = false;
+        while (!conds.empty()) {
+          size_t bar = conds.find('|');
+          auto it = given.find(conds.substr(0, bar));
+          if (it != given.end() && (it->second == "true" || it->second == "1")) on = true;
+          conds = bar == std::string_view::npos ? std::string_view() : conds.substr(bar + 1);
+        }
+        if (!on) continue;
+        s = s.substr(colon + 1);
+      }
+      SB_ASSIGN_OR_RETURN(PassSpec fixed, parsePassSpec(s));
+      expanded.push_back(std::move(fixed));
+    }
+    for (const PassOptionInfo& o : def->info.options) {
+      bool isDefault = (given[o.name] == "true" || given[o.name] == "1") == (o.defaultValue == "true");
+      if (!o.onlyDefault.empty() && !isDefault)
+        return makeError(ErrorCode::kUnsupported,
+                         "option " + o.name + "=" + given[o.name] + " of " + spec.name + " is not supported: " +
+                             o.onlyDefault);
+    }
+    for (const PassSpec& fixed : expanded) {
+      Step step{findPass(fixed.name), {}};
+      // The pass's defaults, the pipeline's values for the options it
+      // shares, then the options the pipeline fixes for this step.
+      for (const PassOptionInfo& o : step.def->info.options) step.options[o.name] = o.defaultValue;
+      for (const auto& [k, v] : given) {
+        if (step.options.count(k)) step.options[k] = v;
+        for (const auto& [from, to] : passOptionAliases())
+          if (k == from && step.options.count(to)) step.options[to] = v;
+      }
+      for (const auto& [k, v] : fixed.options) step.options[k] = v;
+      steps.push_back(std::move(step));
+    }
+  }
+  ConvertedModule out;
+  // The text the next pass reads: the input itself until a pass changes it
+  // (no copy of a module that may be hundreds of megabytes), then the
+  // latest pass's output, held in out.text.
+  std::string_view current = input;
+  bool changed = false;
+  // Offsets found in the text a later pass reads are mapped back to `input`.
+  std::vector<OffsetMap> maps;
+  auto toInput = [&](size_t offset) {
+    for (auto it = maps.rbegin(); it != maps.rend(); ++it) offset = it->toOld(offset);
+    return offset;
+  };
+  // The op tree of `current`, kept while a pass leaves the text unchanged
+  // (most import passes have nothing to do on most modules).
+  std::optional<OpTree> tree;
+  bool parsedOnce = false;
+  // The prefilters' answers, carried from text to text (word_presence.h);
+  // before step k only the words of steps k and later are looked for.
+  std::vector<std::vector<std::string_view>> wordsFrom(steps.size() + 1);
+  for (size_t k = steps.size(); k-- > 0;) {
+    wordsFrom[k] = wordsFrom[k + 1];
+    const PassDef& def = *steps[k].def;
+    wordsFrom[k].insert(wordsFrom[k].end(), def.needsAny.begin(), def.needsAny.end());
+    wordsFrom[k].insert(wordsFrom[k].end(), def.needsWords.begin(), def.needsWords.end());
+  }
+  WordPresence presence(wordsFrom[0]);
+  // Whether a step's prefilter lets it run on `current`.
+  auto wanted = [&](const Step& step) {
+    const std::vector<std::string_view>& needs = step.def->needsAny;
+    if (!needs.empty() &&
+        std::none_of(needs.begin(), needs.end(), [&](std::string_view w) { return presence.contains(current, w); }))
+      return false;
+    return !step.def->needs || step.def->needs(current, presence);
+  };
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Step& step = steps[k];
+    presence.wantOnly(wordsFrom[k]);
+    // A prefilter is a search of the whole text; it is worth it only where
+    // it can save a parse. With the tree at hand the pass runs: a pass its
+    // prefilter would skip has nothing to do, and finds so on the tree.
+    if (!tree && !wanted(step)) continue;
+    std::vector<ModuleWarning> warnings;
+    Rewriter rw(current);
+    Status ran = [&]() -> Status {
+      if (!tree) {
+        SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(current));
+        tree = std::move(parsed);
+        parsedOnce = true;
+      }
+      PassContext ctx{*tree, rw, step.options, warnings};
+      return step.def->run(ctx);
+    }();
+    for (ModuleWarning& w : warnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
+    if (!ran) {
+      Error e = ran.error();
+      e.mapOffsets(toInput);
+      return e;
+    }
+    if (rw.empty()) continue;
+    // The next step on this tree, over these edits unapplied, when the two
+    // passes allow it and compose here; else (or on its error, which the
+    // two-step path then reports as it finds it) the usual two steps. Its
+    // prefilter is asked of this text: when it lets the pass run for
+    // nothing, the pass finds nothing to do.
+    if (k + 1 < steps.size() && step.def->defers && steps[k + 1].def->runOver && step.def->defers(*tree) &&
+        wanted(steps[k + 1])) {
+      const Step& next = steps[k + 1];
+      std::vector<ModuleWarning> nextWarnings;
+      Rewriter both(current);
+      PassContext ctx{*tree, both, next.options, nextWarnings};
+      Result<bool> composed = next.def->runOver(ctx, rw);
+      if (composed && *composed) {
+        for (ModuleWarning& w : nextWarnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
+        rw = std::move(both);
+        ++k;
+      }
+    }
+    // The edits own their text, so the tree can go before the new text is
+    // built (the two are the largest things held at once).
+    tree.reset();
+    OffsetMap map;
+    SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
+    out.text = std::move(next);
+    current = out.text;
+    changed = true;
+    presence.rewritten(current, map);
+    maps.push_back(std::move(map));
+  }
+  // When every pass was skipped by its prefilter nothing has read the text:
+  // it is still parsed once, so that malformed input is an error rather than
+  // passed through unchanged.
+  if (!parsedOnce) SB_TRY(parseOpTree(current));
+  if (!changed) out.text = std::string(input);
+  return out;
+}
+
+}  // namespace shardbridge::module
