@@ -7,7 +7,11 @@
 namespace shardbridge::module {
 namespace {
 
-bool byBegin(const TextSpan& a, const TextSpan& b) { return a.begin < b.begin; }
+// In begin order, an insert (an empty span) before a span starting at the
+// same byte: it shares no byte with it.
+bool byBegin(const TextSpan& a, const TextSpan& b) {
+  return a.begin != b.begin ? a.begin < b.begin : a.empty() && !b.empty();
+}
 
 std::vector<TextSpan> sortedSpans(const Rewriter& rw) {
   std::vector<TextSpan> spans;
@@ -18,22 +22,21 @@ std::vector<TextSpan> sortedSpans(const Rewriter& rw) {
   return spans;
 }
 
-// Whether some span of `a` and some span of `b` share a byte or meet at one
-// (closed intervals intersect). A sweep in begin order: a span meets the
-// other list when that list's furthest end so far reaches its begin.
-bool meet(const std::vector<TextSpan>& a, const std::vector<TextSpan>& b) {
+// Whether a span of `a` and a span of `b` share a byte, or an insert of one
+// falls strictly inside a span of the other. A sweep in begin order: a span
+// overlaps the other list when that list's furthest end so far lies past
+// its begin. Edits that only meet (one ends where the other starts, or an
+// insert at either end of a replaced span) apply in one rewrite as in two.
+bool overlap(const std::vector<TextSpan>& a, const std::vector<TextSpan>& b) {
   size_t i = 0, j = 0, endA = 0, endB = 0;
-  bool anyA = false, anyB = false;
   while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].begin <= b[j].begin)) {
-      if (anyB && endB >= a[i].begin) return true;
+    if (j == b.size() || (i < a.size() && !byBegin(b[j], a[i]))) {
+      if (endB > a[i].begin) return true;
       endA = std::max<size_t>(endA, a[i].end);
-      anyA = true;
       ++i;
     } else {
-      if (anyA && endA >= b[j].begin) return true;
+      if (endA > b[j].begin) return true;
       endB = std::max<size_t>(endB, b[j].end);
-      anyB = true;
       ++j;
     }
   }
@@ -48,7 +51,7 @@ bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& o
   std::vector<TextSpan> theirs = sortedSpans(pending);
   for (size_t i = 1; i < theirs.size(); ++i)
     if (theirs[i].begin < theirs[i - 1].end) return false;
-  if (meet(theirs, sortedSpans(own))) return false;
+  if (overlap(theirs, sortedSpans(own))) return false;
   for (int index : moved) {
     const OpNode& op = tree.ops[static_cast<size_t>(index)];
     TextSpan line = op.line;

@@ -20,7 +20,11 @@ namespace shardbridge::module {
 // True when:
 //   - every pending edit replaces text by text (no insert, no erasure:
 //     those shift which op starts a body) and no two of them overlap;
-//   - no pending edit meets an edit of `own`, not even at one byte;
+//   - no pending edit shares a byte with an edit of `own`, and no insert of
+//     `own` falls strictly inside a pending edit (edits that only meet apply
+//     in one rewrite as in two: an insert at a replaced span's start goes
+//     before its new text, at its end after it, both as the second pass
+//     would write them);
 //   - a pending edit inside a moved op lies in its body, from its first
 //     op's start to its terminator's line (the header, the terminator and
 //     the first op's start are read from this text).

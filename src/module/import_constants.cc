@@ -10,6 +10,8 @@
 
 namespace shardbridge::module {
 
+bool importConstantsDefers(const OpTree&) { return true; }
+
 Status runImportConstants(PassContext& ctx) {
   const OpTree& tree = ctx.tree;
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {

@@ -44,7 +44,7 @@ Status runExportShardings(PassContext&);      // xla-sdy-stablehlo-export-shardi
 Status runShardMapExport(PassContext&);       // xla-sdy-stablehlo-round-trip-shard-map-export (shard_map_export.cc)
 // The shard-map export over `pending`: edits an earlier pass recorded on
 // this same text (ctx.text()) and did not apply. When the two compose
-// (edit_compose.h: no pending edit meets one of this pass's, and those inside
+// (edit_compose.h: no pending edit overlaps one of this pass's, and those inside
 // a manual computation replace text of its body before its terminator), ctx.rw gets
 // both, whose one rewrite is what applying `pending` and then running the
 // pass on the result would write, and it returns true. Otherwise it returns
@@ -63,9 +63,15 @@ Status runRoundTripExportShardyAttrs(PassContext&);  // xla-sdy-round-trip-expor
 
 // The import side (upstream round_trip_common/, sdy_round_trip/ import passes), one file each.
 Status runImportConstants(PassContext&);              // xla-sdy-import-constants (import_constants.cc)
+// Its edits rename constants only (no value name or symbol changes), so they
+// may always be left for a pass that runs over them.
+bool importConstantsDefers(const OpTree&);
 Status runImportSdyCustomCalls(PassContext&);         // xla-sdy-import-sdy-custom-calls (import_sdy_custom_calls.cc)
 Status runOpenWhileFreeVars(PassContext&);            // xla-sdy-open-while-free-vars-sharding (open_while_free_vars.cc)
 Status runRoundTripImportShardyAttrs(PassContext&);   // xla-sdy-round-trip-import-shardy-attrs
+// The same over `pending` (as runShardMapExportOver; import-constants'
+// renames, which this pass does not read), with no op moved.
+Result<bool> runRoundTripImportShardyAttrsOver(PassContext&, const Rewriter& pending);
 Status runRoundTripShardMapImport(PassContext&);      // xla-sdy-round-trip-shard-map-import
 Status runStablehloShardMapImport(PassContext&);      // xla-stablehlo-round-trip-shard-map-import
 // stablehlo-ext-canonicalize-from-hlo-import is a pipeline of its parts:

@@ -230,6 +230,7 @@ const std::vector<PassDef>& registry() {
     d.push_back({{"xla-sdy-import-constants", "stablehlo.constant -> sdy.constant inside functions", false, {}},
                  runImportConstants,
                  {}});
+    d.back().defers = importConstantsDefers;
     d.push_back({{"xla-sdy-import-sdy-custom-calls",
                   "@Sharding -> sdy.sharding_constraint (unspecified dims open), @xla.sdy.ShardingGroup -> "
                   "sdy.sharding_group, @xla.sdy.PropagationBarrier -> sdy.propagation_barrier",
@@ -253,6 +254,7 @@ const std::vector<PassDef>& registry() {
                  runRoundTripImportShardyAttrs,
                  {},
                  kNeedsShardyAttrs});
+    d.back().runOver = runRoundTripImportShardyAttrsOver;
     d.push_back({{"xla-sdy-round-trip-shard-map-import",
                   "@xla.sdy.GlobalToLocalShape, a call of @xla.sdy.manual_computation_body, "
                   "@xla.sdy.LocalToGlobalShape -> sdy.manual_computation",

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "module/edit_compose.h"
 #include "module/import_common.h"
 #include "module/op_types.h"
 #include "module/pass.h"
@@ -525,6 +526,16 @@ Status runRoundTripImportShardyAttrs(PassContext& ctx) {
   if (modules.empty()) modules.push_back(-1);
   for (int m : modules) SB_TRY(Importer(ctx, m).run());
   return okStatus();
+}
+
+// Of the ops import-constants renames, this pass reads nothing but what it
+// edits (no rule here looks at a constant's name), and it keeps every name:
+// editsCompose's premise.
+Result<bool> runRoundTripImportShardyAttrsOver(PassContext& ctx, const Rewriter& pending) {
+  SB_TRY(runRoundTripImportShardyAttrs(ctx));
+  if (!editsCompose(ctx.tree, pending, ctx.rw, {})) return false;
+  for (const Rewriter::Edit& e : pending.edits()) ctx.rw.add(e);
+  return true;
 }
 
 }  // namespace shardbridge::module

@@ -101,6 +101,25 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       return false;
     return !step.def->needs || step.def->needs(current, presence);
   };
+  // Whether a step that `wanted` skips on `current` is skipped on the text
+  // with `pending` applied too: it has only words to look for, and none of
+  // them is formed by an edit's text and the bytes around it.
+  std::string window;
+  auto staysSkipped = [&](const Step& step, const Rewriter& pending) {
+    const std::vector<std::string_view>& words = step.def->needsAny;
+    if (step.def->needs || words.empty() || wanted(step)) return false;
+    size_t reach = 0;
+    for (std::string_view w : words) reach = std::max(reach, w.size());
+    for (const Rewriter::Edit& e : pending.edits()) {
+      size_t before = std::min<size_t>(e.span.begin, reach);
+      window.assign(current.substr(e.span.begin - before, before));
+      window += e.text;
+      window += current.substr(e.span.end, reach);
+      for (std::string_view w : words)
+        if (window.find(w) != std::string::npos) return false;
+    }
+    return true;
+  };
   for (size_t k = 0; k < steps.size(); ++k) {
     const Step& step = steps[k];
     presence.wantOnly(wordsFrom[k]);
@@ -126,22 +145,28 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       return e;
     }
     if (rw.empty()) continue;
-    // The next step on this tree, over these edits unapplied, when the two
+    // A later step on this tree, over these edits unapplied, when the two
     // passes allow it and compose here; else (or on its error, which the
-    // two-step path then reports as it finds it) the usual two steps. Its
-    // prefilter is asked of this text: when it lets the pass run for
-    // nothing, the pass finds nothing to do.
-    if (k + 1 < steps.size() && step.def->defers && steps[k + 1].def->runOver && step.def->defers(*tree) &&
-        wanted(steps[k + 1])) {
-      const Step& next = steps[k + 1];
-      std::vector<ModuleWarning> nextWarnings;
-      Rewriter both(current);
-      PassContext ctx{*tree, both, next.options, nextWarnings};
-      Result<bool> composed = next.def->runOver(ctx, rw);
-      if (composed && *composed) {
-        for (ModuleWarning& w : nextWarnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
-        rw = std::move(both);
-        ++k;
+    // two-step path then reports as it finds it) the usual steps. Steps
+    // between the two are passed over only when their prefilter skips them
+    // on this text and on the rewritten one: none of their words is here, and
+    // none is formed around an edit. The later step's own prefilter is asked
+    // of this text: when it lets the pass run for nothing, the pass finds
+    // nothing to do.
+    if (step.def->defers && step.def->defers(*tree)) {
+      size_t j = k + 1;
+      while (j < steps.size() && !steps[j].def->runOver && staysSkipped(steps[j], rw)) ++j;
+      if (j < steps.size() && steps[j].def->runOver && wanted(steps[j])) {
+        const Step& next = steps[j];
+        std::vector<ModuleWarning> nextWarnings;
+        Rewriter both(current);
+        PassContext ctx{*tree, both, next.options, nextWarnings};
+        Result<bool> composed = next.def->runOver(ctx, rw);
+        if (composed && *composed) {
+          for (ModuleWarning& w : nextWarnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
+          rw = std::move(both);
+          k = j;
+        }
       }
     }
     // The edits own their text, so the tree can go before the new text is

@@ -1,5 +1,5 @@
 // Tests for editsCompose (src/module/edit_compose.h): the sweep that tells
-// whether two passes' edits meet, against the pairwise test, and what it
+// whether two passes' edits overlap, against the pairwise test, and what it
 // refuses of the edits left unapplied.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -25,7 +25,7 @@ OpTree emptyTree() {
 
 TextSpan span(size_t b, size_t e) { return {static_cast<uint32_t>(b), static_cast<uint32_t>(e)}; }
 
-RC_GTEST_PROP(EditsCompose, ComposeExactlyWhenNoTwoEditsShareOrMeetAtAByte, ()) {
+RC_GTEST_PROP(EditsCompose, ComposeExactlyWhenNoTwoEditsShareAByte, ()) {
   OpTree tree = emptyTree();
   // Disjoint, non-empty pending edits in random order; own edits anywhere
   // (inserts included).
@@ -51,10 +51,13 @@ RC_GTEST_PROP(EditsCompose, ComposeExactlyWhenNoTwoEditsShareOrMeetAtAByte, ()) 
     mine.push_back(span(b, e));
     own.replace(mine.back(), "y");
   }
-  bool meetPairwise = false;
+  // A replaced span shares a byte with a pending one; an insert, when it
+  // falls strictly inside one.
+  bool overlapPairwise = false;
   for (const TextSpan& a : theirs)
-    for (const TextSpan& b : mine) meetPairwise |= a.begin <= b.end && b.begin <= a.end;
-  RC_ASSERT(editsCompose(tree, pending, own, {}) == !meetPairwise);
+    for (const TextSpan& b : mine)
+      overlapPairwise |= b.empty() ? a.begin < b.begin && b.begin < a.end : a.begin < b.end && b.begin < a.end;
+  RC_ASSERT(editsCompose(tree, pending, own, {}) == !overlapPairwise);
 }
 
 TEST(EditsCompose, PendingInsertsErasuresAndOverlapsAreRefused) {
@@ -80,6 +83,28 @@ TEST(EditsCompose, PendingInsertsErasuresAndOverlapsAreRefused) {
   pending.replace(span(5, 9), "x");
   pending.replace(span(9, 12), "y");  // adjacent pending edits are fine
   EXPECT_TRUE(editsCompose(tree, pending, own, {}));
+}
+
+// Edits that only meet apply in one rewrite as in two: an insert at either
+// end of a replaced span, a replacement right after it.
+TEST(EditsCompose, EditsThatOnlyMeetApplyAsInTwoSteps) {
+  OpTree tree = emptyTree();
+  const std::string text = "0123456789";
+  Rewriter pending(text);
+  pending.replace(span(3, 6), "abc");
+  Rewriter own(text);
+  own.insert(3, "<");
+  own.insert(6, ">");
+  own.replace(span(6, 8), "Z");
+  ASSERT_TRUE(editsCompose(tree, pending, own, {}));
+  Rewriter both(text);
+  for (const Rewriter::Edit& e : own.edits()) both.add(e);
+  for (const Rewriter::Edit& e : pending.edits()) both.add(e);
+  // Two steps: "012abc6789", then the same edits at the new offsets.
+  EXPECT_EQ(*both.apply(), "012<abc>Z89");
+  Rewriter inside(text);
+  inside.insert(4, "!");
+  EXPECT_FALSE(editsCompose(tree, pending, inside, {}));
 }
 
 }  // namespace

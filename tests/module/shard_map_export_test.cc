@@ -123,7 +123,7 @@ TEST(ShardMapExportOver, ComposesWhereExportOpsEditsNothingItReads) {
   }
 }
 
-TEST(ShardMapExportOver, LeavesToTwoStepsWhatWouldMeetItsOwnEdits) {
+TEST(ShardMapExportOver, LeavesToTwoStepsWhatWouldOverlapItsOwnEdits) {
   struct Case {
     const char* what;
     std::string text;
