@@ -22,22 +22,29 @@ std::vector<TextSpan> sortedSpans(const Rewriter& rw) {
   return spans;
 }
 
-// Whether a span of `a` and a span of `b` share a byte, or an insert of one
-// falls strictly inside a span of the other. A sweep in begin order: a span
-// overlaps the other list when that list's furthest end so far lies past
-// its begin. Edits that only meet (one ends where the other starts, or an
-// insert at either end of a replaced span) apply in one rewrite as in two.
+// Whether a span of `a` and a span of `b` share a byte, an insert of one
+// falls strictly inside a span of the other, or both insert at one offset
+// (which of the two texts comes first would depend on the pass order).
+// Edits that only meet (one ends where the other starts, an insert at
+// either end of a replaced span) apply in one rewrite as in two. A sweep in
+// begin order (inserts first at an offset): a span overlaps the other list
+// when that list's furthest end so far lies past its begin, or when both
+// last inserted at its begin.
 bool overlap(const std::vector<TextSpan>& a, const std::vector<TextSpan>& b) {
   size_t i = 0, j = 0, endA = 0, endB = 0;
+  constexpr size_t kNone = static_cast<size_t>(-1);
+  size_t insertA = kNone, insertB = kNone;
+  auto visit = [](const TextSpan& s, size_t& end, size_t& insert, size_t otherEnd, size_t otherInsert) {
+    if (otherEnd > s.begin || (s.empty() && otherInsert == s.begin)) return true;
+    end = std::max<size_t>(end, s.end);
+    if (s.empty()) insert = s.begin;
+    return false;
+  };
   while (i < a.size() || j < b.size()) {
     if (j == b.size() || (i < a.size() && !byBegin(b[j], a[i]))) {
-      if (endB > a[i].begin) return true;
-      endA = std::max<size_t>(endA, a[i].end);
-      ++i;
+      if (visit(a[i++], endA, insertA, endB, insertB)) return true;
     } else {
-      if (endA > b[j].begin) return true;
-      endB = std::max<size_t>(endB, b[j].end);
-      ++j;
+      if (visit(b[j++], endB, insertB, endA, insertA)) return true;
     }
   }
   return false;
@@ -46,11 +53,13 @@ bool overlap(const std::vector<TextSpan>& a, const std::vector<TextSpan>& b) {
 }  // namespace
 
 bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& own, std::span<const int> moved) {
-  for (const Rewriter::Edit& e : pending.edits())
-    if (e.span.empty() || e.text.empty()) return false;
   std::vector<TextSpan> theirs = sortedSpans(pending);
-  for (size_t i = 1; i < theirs.size(); ++i)
-    if (theirs[i].begin < theirs[i - 1].end) return false;
+  if (!moved.empty()) {
+    for (const Rewriter::Edit& e : pending.edits())
+      if (e.span.empty() || e.text.empty()) return false;
+    for (size_t i = 1; i < theirs.size(); ++i)
+      if (theirs[i].begin < theirs[i - 1].end) return false;
+  }
   if (overlap(theirs, sortedSpans(own))) return false;
   for (int index : moved) {
     const OpNode& op = tree.ops[static_cast<size_t>(index)];

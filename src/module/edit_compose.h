@@ -18,16 +18,16 @@ namespace shardbridge::module {
 // alone, besides the ops `moved`, whose region's one block it moves
 // elsewhere (as the shard-map export moves a manual computation's body).
 // True when:
-//   - every pending edit replaces text by text (no insert, no erasure:
-//     those shift which op starts a body) and no two of them overlap;
-//   - no pending edit shares a byte with an edit of `own`, and no insert of
-//     `own` falls strictly inside a pending edit (edits that only meet apply
-//     in one rewrite as in two: an insert at a replaced span's start goes
-//     before its new text, at its end after it, both as the second pass
-//     would write them);
-//   - a pending edit inside a moved op lies in its body, from its first
-//     op's start to its terminator's line (the header, the terminator and
-//     the first op's start are read from this text).
+//   - no edit of `own` shares a byte with a pending edit, no insert of one
+//     falls strictly inside an edit of the other, and no two insert at one
+//     offset (edits that only meet apply in one rewrite as in two: an insert
+//     at a replaced span's start goes before its new text, at its end after
+//     it, both as the second pass would write them);
+//   - when some op is moved: every pending edit replaces text by text (no
+//     insert, no erasure: those shift which op starts a body), no two of
+//     them overlap, and those inside a moved op lie in its body, from its
+//     first op's start to its terminator's line (the header, the terminator
+//     and the first op's start are read from this text).
 // False otherwise, including a moved op without a block of two ops.
 bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& own, std::span<const int> moved);
 

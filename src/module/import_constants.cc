@@ -6,6 +6,9 @@
 //   %0 = stablehlo.constant {sdy.sharding = ...} dense<1> : tensor<i32>
 //   -> %0 = sdy.constant {sdy.sharding = ...} dense<1> : tensor<i32>
 // See docs/module.md "Import".
+#include <string>
+
+#include "module/edit_compose.h"
 #include "module/pass.h"
 
 namespace shardbridge::module {
@@ -20,6 +23,19 @@ Status runImportConstants(PassContext& ctx) {
     ctx.rw.replace(op.nameSpan, op.generic ? "\"sdy.constant\"" : "sdy.constant");
   }
   return okStatus();
+}
+
+Result<bool> runImportConstantsOver(PassContext& ctx, const Rewriter& pending) {
+  // A constant the pending edits write (a body they move, say) would be
+  // renamed by the two steps, and is not in this tree.
+  for (const Rewriter::Edit& e : pending.edits())
+    if (e.text.find("stablehlo.constant") != std::string::npos) return false;
+  SB_TRY(runImportConstants(ctx));
+  // A rename inside bytes the pending edits replace or erase is refused here;
+  // whether any other constant sits in a function does not change with them.
+  if (!editsCompose(ctx.tree, pending, ctx.rw, {})) return false;
+  for (const Rewriter::Edit& e : pending.edits()) ctx.rw.add(e);
+  return true;
 }
 
 }  // namespace shardbridge::module

@@ -66,6 +66,9 @@ Status runImportConstants(PassContext&);              // xla-sdy-import-constant
 // Its edits rename constants only (no value name or symbol changes), so they
 // may always be left for a pass that runs over them.
 bool importConstantsDefers(const OpTree&);
+// import-constants over `pending` (as runShardMapExportOver, no op moved):
+// the StableHLO shard-map import's edits, unless they write a constant.
+Result<bool> runImportConstantsOver(PassContext&, const Rewriter& pending);
 Status runImportSdyCustomCalls(PassContext&);         // xla-sdy-import-sdy-custom-calls (import_sdy_custom_calls.cc)
 Status runOpenWhileFreeVars(PassContext&);            // xla-sdy-open-while-free-vars-sharding (open_while_free_vars.cc)
 Status runRoundTripImportShardyAttrs(PassContext&);   // xla-sdy-round-trip-import-shardy-attrs

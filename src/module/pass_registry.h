@@ -31,12 +31,14 @@ struct PassDef {
   // It asks its words of `words`, which lists them (needsWords).
   bool (*needs)(std::string_view text, WordPresence& words) = nullptr;
   std::vector<std::string_view> needsWords = {};
-  // A pass whose edits may be left unapplied for the next step, when this
-  // holds of its tree (it then keeps every value name and symbol).
+  // A pass whose edits may be left unapplied for a later step that takes
+  // them (runOver), when this holds of its tree.
   bool (*defers)(const OpTree&) = nullptr;
-  // A pass that can run over the unapplied edits of the step before it
-  // (pass.h runShardMapExportOver): one rewrite and one parse fewer.
+  // A pass that can run over the unapplied edits of an earlier step, one
+  // of the passes named in runsOver (pass.h runShardMapExportOver): one
+  // rewrite and one parse fewer (docs/module.md "Two passes in one rewrite").
   Result<bool> (*runOver)(PassContext&, const Rewriter& pending) = nullptr;
+  std::vector<std::string_view> runsOver = {};
 };
 
 // The pass or pipeline named `name`; null when there is none.

@@ -231,6 +231,8 @@ const std::vector<PassDef>& registry() {
                  runImportConstants,
                  {}});
     d.back().defers = importConstantsDefers;
+    d.back().runOver = runImportConstantsOver;
+    d.back().runsOver = {"xla-stablehlo-round-trip-shard-map-import"};
     d.push_back({{"xla-sdy-import-sdy-custom-calls",
                   "@Sharding -> sdy.sharding_constraint (unspecified dims open), @xla.sdy.ShardingGroup -> "
                   "sdy.sharding_group, @xla.sdy.PropagationBarrier -> sdy.propagation_barrier",
@@ -255,6 +257,7 @@ const std::vector<PassDef>& registry() {
                  {},
                  kNeedsShardyAttrs});
     d.back().runOver = runRoundTripImportShardyAttrsOver;
+    d.back().runsOver = {"xla-sdy-import-constants"};
     d.push_back({{"xla-sdy-round-trip-shard-map-import",
                   "@xla.sdy.GlobalToLocalShape, a call of @xla.sdy.manual_computation_body, "
                   "@xla.sdy.LocalToGlobalShape -> sdy.manual_computation",
@@ -273,6 +276,8 @@ const std::vector<PassDef>& registry() {
                   {}},
                  runStablehloShardMapImport,
                  {}});
+    // Its edits may wait for import-constants, which checks what it reads.
+    d.back().defers = [](const OpTree&) { return true; };
     d.push_back({{"sdy-lift-inlined-meshes",
                   "inlined meshes become sdy.mesh symbols (named mesh, maximal_mesh_<id>, empty_mesh); "
                   "identical mesh symbols merge",
@@ -325,6 +330,7 @@ const std::vector<PassDef>& registry() {
                  {},
                  kNeedsManual});
     d.back().runOver = runShardMapExportOver;
+    d.back().runsOver = {"xla-sdy-export-ops"};
     d.push_back({{"xla-sdy-stablehlo-round-trip-export-callback-custom-calls",
                   "used single-result Python callback custom calls return a tuple, read by get_tuple_element",
                   false, {}},

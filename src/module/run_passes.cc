@@ -8,6 +8,7 @@
 
 #include "module/pass.h"
 #include "module/pass_registry.h"
+#include "module/text_lex.h"
 #include "module/word_presence.h"
 #include "shardbridge/module/pipeline.h"
 
@@ -101,13 +102,14 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       return false;
     return !step.def->needs || step.def->needs(current, presence);
   };
-  // Whether a step that `wanted` skips on `current` is skipped on the text
-  // with `pending` applied too: it has only words to look for, and none of
-  // them is formed by an edit's text and the bytes around it.
+  // Whether a step's prefilter skips it on the text with `pending` applied
+  // (without building that text): it has only words to look for, none is
+  // formed by an edit's text and the bytes around it, and every occurrence
+  // of them here lies inside bytes an edit replaces.
   std::string window;
-  auto staysSkipped = [&](const Step& step, const Rewriter& pending) {
+  auto skippedAfter = [&](const Step& step, const Rewriter& pending) {
     const std::vector<std::string_view>& words = step.def->needsAny;
-    if (step.def->needs || words.empty() || wanted(step)) return false;
+    if (step.def->needs || words.empty()) return false;
     size_t reach = 0;
     for (std::string_view w : words) reach = std::max(reach, w.size());
     for (const Rewriter::Edit& e : pending.edits()) {
@@ -117,6 +119,28 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       window += current.substr(e.span.end, reach);
       for (std::string_view w : words)
         if (window.find(w) != std::string::npos) return false;
+    }
+    // The replaced spans by start, with the furthest end up to each: an
+    // occurrence is replaced when a span starting at or before it reaches
+    // past its end.
+    std::vector<TextSpan> spans;
+    std::vector<size_t> reachEnd;
+    for (std::string_view w : words) {
+      if (!presence.contains(current, w)) continue;
+      if (spans.empty()) {
+        for (const Rewriter::Edit& e : pending.edits()) spans.push_back(e.span);
+        std::sort(spans.begin(), spans.end(), [](TextSpan x, TextSpan y) { return x.begin < y.begin; });
+        size_t far = 0;
+        for (const TextSpan& sp : spans) reachEnd.push_back(far = std::max<size_t>(far, sp.end));
+      }
+      for (size_t from = 0;;) {
+        size_t at = module_lex::find(current.substr(from), w);
+        if (at == std::string_view::npos) break;
+        at += from;
+        auto it = std::upper_bound(spans.begin(), spans.end(), at, [](size_t v, TextSpan sp) { return v < sp.begin; });
+        if (it == spans.begin() || reachEnd[static_cast<size_t>(it - spans.begin()) - 1] < at + w.size()) return false;
+        from = at + 1;
+      }
     }
     return true;
   };
@@ -145,18 +169,21 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       return e;
     }
     if (rw.empty()) continue;
-    // A later step on this tree, over these edits unapplied, when the two
-    // passes allow it and compose here; else (or on its error, which the
-    // two-step path then reports as it finds it) the usual steps. Steps
-    // between the two are passed over only when their prefilter skips them
-    // on this text and on the rewritten one: none of their words is here, and
-    // none is formed around an edit. The later step's own prefilter is asked
-    // of this text: when it lets the pass run for nothing, the pass finds
-    // nothing to do.
+    // A later step on this tree, over these edits unapplied, when it takes
+    // this pass's edits and the two compose here; else (or on its error,
+    // which the two-step path then reports as it finds it) the usual steps.
+    // Steps between the two are passed over only when their prefilter would
+    // skip them on the rewritten text. The later step's own prefilter is
+    // asked of this text: when it lets the pass run for nothing, the pass
+    // finds nothing to do.
     if (step.def->defers && step.def->defers(*tree)) {
       size_t j = k + 1;
-      while (j < steps.size() && !steps[j].def->runOver && staysSkipped(steps[j], rw)) ++j;
-      if (j < steps.size() && steps[j].def->runOver && wanted(steps[j])) {
+      auto takes = [&](const Step& later) {
+        const std::vector<std::string_view>& from = later.def->runsOver;
+        return later.def->runOver && std::find(from.begin(), from.end(), step.def->info.name) != from.end();
+      };
+      while (j < steps.size() && !takes(steps[j]) && skippedAfter(steps[j], rw)) ++j;
+      if (j < steps.size() && takes(steps[j]) && wanted(steps[j])) {
         const Step& next = steps[j];
         std::vector<ModuleWarning> nextWarnings;
         Rewriter both(current);

@@ -25,64 +25,69 @@ OpTree emptyTree() {
 
 TextSpan span(size_t b, size_t e) { return {static_cast<uint32_t>(b), static_cast<uint32_t>(e)}; }
 
-RC_GTEST_PROP(EditsCompose, ComposeExactlyWhenNoTwoEditsShareAByte, ()) {
+// Random edits of both passes, inserts and overlapping pending edits
+// included (no op moved), against the pairwise rule.
+RC_GTEST_PROP(EditsCompose, ComposeExactlyWhenNoTwoEditsOverlap, ()) {
   OpTree tree = emptyTree();
-  // Disjoint, non-empty pending edits in random order; own edits anywhere
-  // (inserts included).
-  std::vector<TextSpan> theirs;
-  size_t p = *rc::gen::inRange<size_t>(0, 10);
-  int n = *rc::gen::inRange(0, 8);
-  for (int i = 0; i < n && p + 1 < kText.size(); ++i) {
-    size_t len = *rc::gen::inRange<size_t>(1, 12);
-    size_t end = std::min(p + len, kText.size());
-    theirs.push_back(span(p, end));
-    p = end + *rc::gen::inRange<size_t>(0, 15);
-  }
-  std::vector<size_t> order(theirs.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  order = *rc::gen::element(order, std::vector<size_t>(order.rbegin(), order.rend()));
   Rewriter pending(kText), own(kText);
-  for (size_t i : order) pending.replace(theirs[i], "x");
-  std::vector<TextSpan> mine;
-  int m = *rc::gen::inRange(0, 8);
-  for (int i = 0; i < m; ++i) {
-    size_t b = *rc::gen::inRange<size_t>(0, kText.size());
-    size_t e = std::min(kText.size(), b + *rc::gen::inRange<size_t>(0, 10));
-    mine.push_back(span(b, e));
-    own.replace(mine.back(), "y");
-  }
-  // A replaced span shares a byte with a pending one; an insert, when it
-  // falls strictly inside one.
+  auto edits = [&](Rewriter& rw) {
+    std::vector<TextSpan> spans;
+    int n = *rc::gen::inRange(0, 8);
+    for (int i = 0; i < n; ++i) {
+      size_t b = *rc::gen::inRange<size_t>(0, 60);
+      size_t e = std::min<size_t>(60, b + *rc::gen::inRange<size_t>(0, 8));
+      spans.push_back(span(b, e));
+      rw.replace(spans.back(), "x");
+    }
+    return spans;
+  };
+  std::vector<TextSpan> theirs = edits(pending), mine = edits(own);
+  auto overlapPair = [](const TextSpan& a, const TextSpan& b) {
+    if (a.empty() && b.empty()) return a.begin == b.begin;
+    if (a.empty()) return b.begin < a.begin && a.begin < b.end;
+    if (b.empty()) return a.begin < b.begin && b.begin < a.end;
+    return a.begin < b.end && b.begin < a.end;
+  };
   bool overlapPairwise = false;
   for (const TextSpan& a : theirs)
-    for (const TextSpan& b : mine)
-      overlapPairwise |= b.empty() ? a.begin < b.begin && b.begin < a.end : a.begin < b.end && b.begin < a.end;
+    for (const TextSpan& b : mine) overlapPairwise |= overlapPair(a, b);
   RC_ASSERT(editsCompose(tree, pending, own, {}) == !overlapPairwise);
 }
 
-TEST(EditsCompose, PendingInsertsErasuresAndOverlapsAreRefused) {
-  OpTree tree = emptyTree();
-  Rewriter own(kText);
-  {
-    Rewriter pending(kText);
-    pending.insert(5, "x");
-    EXPECT_FALSE(editsCompose(tree, pending, own, {}));
-  }
-  {
-    Rewriter pending(kText);
-    pending.erase(span(5, 9));
-    EXPECT_FALSE(editsCompose(tree, pending, own, {}));
-  }
-  {
-    Rewriter pending(kText);
-    pending.replace(span(5, 9), "x");
-    pending.replace(span(8, 12), "y");
-    EXPECT_FALSE(editsCompose(tree, pending, own, {}));
-  }
-  Rewriter pending(kText);
-  pending.replace(span(5, 9), "x");
-  pending.replace(span(9, 12), "y");  // adjacent pending edits are fine
-  EXPECT_TRUE(editsCompose(tree, pending, own, {}));
+// With an op moved, the pending edits must replace text by text, apart.
+TEST(EditsCompose, WithAnOpMovedPendingInsertsErasuresAndOverlapsAreRefused) {
+  const std::string text =
+      "func.func @f() -> tensor<i32> {\n  %0 = stablehlo.constant dense<1> : tensor<i32>\n  return %0 : tensor<i32>\n}\n" +
+      std::string(100, ' ');
+  auto tree = parseOpTree(text);
+  ASSERT_TRUE(tree.has_value());
+  const std::vector<int> moved = {0};  // the function: its block holds two ops
+  size_t far = text.size() - 50;       // beyond the function
+  Rewriter own(text);
+  auto composes = [&](auto&& fill) {
+    Rewriter pending(text);
+    fill(pending);
+    return editsCompose(*tree, pending, own, moved);
+  };
+  EXPECT_FALSE(composes([&](Rewriter& p) { p.insert(far, "x"); }));
+  EXPECT_FALSE(composes([&](Rewriter& p) { p.erase(span(far, far + 4)); }));
+  EXPECT_FALSE(composes([&](Rewriter& p) {
+    p.replace(span(far, far + 4), "x");
+    p.replace(span(far + 3, far + 6), "y");
+  }));
+  EXPECT_TRUE(composes([&](Rewriter& p) {
+    p.replace(span(far, far + 4), "x");
+    p.replace(span(far + 4, far + 6), "y");  // adjacent pending edits are fine
+  }));
+  // Inside the moved function's body: its constant's name, not its header.
+  size_t name = text.find("stablehlo.constant");
+  EXPECT_TRUE(composes([&](Rewriter& p) { p.replace(span(name, name + 18), "sdy.constant"); }));
+  EXPECT_FALSE(composes([&](Rewriter& p) { p.replace(span(10, 11), "g"); }));
+  // Without the op moved, all of these compose.
+  Rewriter pending(text);
+  pending.insert(far, "x");
+  pending.erase(span(far + 2, far + 4));
+  EXPECT_TRUE(editsCompose(*tree, pending, own, {}));
 }
 
 // Edits that only meet apply in one rewrite as in two: an insert at either
@@ -105,6 +110,11 @@ TEST(EditsCompose, EditsThatOnlyMeetApplyAsInTwoSteps) {
   Rewriter inside(text);
   inside.insert(4, "!");
   EXPECT_FALSE(editsCompose(tree, pending, inside, {}));
+  // Two inserts at one offset: which comes first depends on the order.
+  Rewriter inserts(text), atOnce(text);
+  inserts.insert(8, "a");
+  atOnce.insert(8, "b");
+  EXPECT_FALSE(editsCompose(tree, inserts, atOnce, {}));
 }
 
 }  // namespace

@@ -8,10 +8,12 @@
 //   (b) `--to hlo`, `--to sdy`, `--to hlo` gives the same bytes the second
 //       time as the first (item 4: the export's manual computations are
 //       raised back by the StableHLO import);
-//   (c) import-constants and the round-trip import of shardy attributes in
-//       one rewrite (run_passes.cc) write what the passes write one after
-//       the other, over the round-trip export of the export properties'
-//       modules (tests/module/export_module_gen.h), which hold constants.
+//   (c) where a pass runs over the one before's edits (run_passes.cc:
+//       import-constants and the round-trip import of shardy attributes;
+//       the StableHLO shard-map import and import-constants), the output is
+//       what the passes write one after the other, over exports of the
+//       export properties' modules (tests/module/export_module_gen.h),
+//       which hold constants and manual computations.
 // Cases: RC_PARAMS from CTest (SB_PROPERTY_CASES), of which the first
 // kMaxCases run the pipelines (two per case, ~4 ms in release): the rest
 // pass at once, so that each property stays under ~5 s in CI.
@@ -19,6 +21,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -155,41 +158,63 @@ RC_GTEST_PROP(ImportPipelineProperty, ExportImportExportIsStable, ()) {
   if (hlo2 != hlo1) RC_FAIL("second export differs:\n" + m + "---- hlo1\n" + hlo1 + "---- sdy\n" + sdy + "---- hlo2\n" + hlo2);
 }
 
+// `passes` in one runPasses (where the driver lets a pass run over the one
+// before's edits) against each on its own parse.
+void expectStepwise(const std::string& text, const std::vector<const char*>& passes) {
+  std::vector<PassSpec> specs;
+  for (const char* p : passes) specs.push_back(*parsePassSpec(p));
+  auto together = runPasses(text, specs);
+  std::string stepwise = text;
+  for (const PassSpec& spec : specs) {
+    auto one = runPasses(stepwise, {spec});
+    if (!one) {
+      RC_ASSERT(!together.has_value());
+      RC_ASSERT(together.error().message == one.error().message);
+      return;
+    }
+    stepwise = one->text;
+  }
+  RC_ASSERT(together.has_value());
+  if (together->text != stepwise) RC_FAIL("one run:\n" + together->text + "\nsteps:\n" + stepwise);
+}
+
+// A module of the export properties' generator (tests/module/
+// export_module_gen.h: constants, manual computations), exported by
+// `pipeline`; nullopt when that refuses it (the round-trip export refuses a
+// manual sub-axis, as upstream does).
+std::optional<std::string> exportedModule(const char* pipeline) {
+  testgen::ModuleGenerator gen([](int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); });
+  auto exported = runPasses(gen.generate().text, {*parsePassSpec(pipeline)});
+  RC_CLASSIFY(!exported.has_value(), "export refused");
+  if (!exported) return std::nullopt;
+  return exported->text;
+}
+
 // (c) The passes from import-constants to the round-trip import of shardy
 // attributes, as the import pipelines run them (the tuple and while steps
 // between them find nothing to do here, and are passed over).
 RC_GTEST_PROP(ImportPipelineProperty, ImportConstantsAndShardyAttrsInOneRewriteAreTheSteps, ()) {
   static int used = 0;
   if (!budgetLeft(used)) return;
-  testgen::ModuleGenerator gen([](int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); });
-  // The round-trip export refuses some of these modules (a manual sub-axis,
-  // as upstream does): those cases have nothing to import.
-  auto exported = runPasses(gen.generate().text, {*parsePassSpec("xla-sdy-round-trip-export-pipeline")});
-  RC_CLASSIFY(!exported.has_value(), "round-trip export refused");
-  if (!exported) return;
-  const std::string& rt = exported->text;
-  std::vector<PassSpec> specs;
-  for (const char* p : {"xla-sdy-import-constants", "stablehlo-ext-flatten-entry-function-tuples",
-                        "stablehlo-ext-flatten-custom-call-tuples", "stablehlo-ext-fold-tuples-and-reshapes",
-                        "stablehlo-ext-while-op-implicit-capture", "xla-sdy-round-trip-import-shardy-attrs"})
-    specs.push_back(*parsePassSpec(p));
-  auto together = runPasses(rt, specs);
-  std::string text = rt;
-  bool failed = false;
-  for (const PassSpec& spec : specs) {
-    auto one = runPasses(text, {spec});
-    if (!one) {
-      failed = true;
-      RC_ASSERT(!together.has_value());
-      RC_ASSERT(together.error().message == one.error().message);
-      break;
-    }
-    text = one->text;
-  }
-  RC_CLASSIFY(rt.find("stablehlo.constant") != std::string::npos, "constants");
-  if (failed) return;
-  RC_ASSERT(together.has_value());
-  if (together->text != text) RC_FAIL("one rewrite:\n" + together->text + "\nsteps:\n" + text);
+  auto rt = exportedModule("xla-sdy-round-trip-export-pipeline");
+  if (!rt) return;
+  RC_CLASSIFY(rt->find("stablehlo.constant") != std::string::npos, "constants");
+  expectStepwise(*rt, {"xla-sdy-import-constants", "stablehlo-ext-flatten-entry-function-tuples",
+                       "stablehlo-ext-flatten-custom-call-tuples", "stablehlo-ext-fold-tuples-and-reshapes",
+                       "stablehlo-ext-while-op-implicit-capture", "xla-sdy-round-trip-import-shardy-attrs"});
+}
+
+// (c) The StableHLO import's first steps: the shard-map import, then
+// symbol-dce (passed over when the functions it would remove are gone) and
+// import-constants over the shard-map import's edits.
+RC_GTEST_PROP(ImportPipelineProperty, ShardMapImportAndImportConstantsInOneRewriteAreTheSteps, ()) {
+  static int used = 0;
+  if (!budgetLeft(used)) return;
+  auto hlo = exportedModule("xla-sdy-stablehlo-export-pipeline");
+  if (!hlo) return;
+  RC_CLASSIFY(hlo->find("stablehlo.constant") != std::string::npos, "constants");
+  expectStepwise(*hlo, {"xla-sdy-import-shardings", "xla-stablehlo-round-trip-shard-map-import", "symbol-dce",
+                        "xla-sdy-import-constants"});
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace shardbridge::module {
 namespace {
@@ -93,6 +94,52 @@ TEST(RunPasses, ADroppedModuleDictionaryJoinsNoWords) {
     EXPECT_EQ(out->text.find("module2"), std::string::npos) << out->text;
     EXPECT_NE(out->text.find("module 2 {"), std::string::npos) << out->text;
     EXPECT_TRUE(parseOpTree(out->text).has_value()) << out->text;
+  }
+}
+
+// The StableHLO shard-map import's edits wait for import-constants, which
+// runs over them (docs/module.md "Two passes in one rewrite"); symbol-dce,
+// between the two, is passed over only when the functions it would remove
+// are gone with those edits. Here one unused private function stays, so
+// symbol-dce must still run (and then the two steps are taken); without it,
+// the outlined body's `private` goes with the edits and symbol-dce is
+// passed over. Either way the output is the steps' one.
+TEST(Pipeline, AStepBetweenTwoPassesInOneRewriteRunsWhenItHasWork) {
+  const std::string unused = "func.func private @unused(%arg0: tensor<i32>) -> tensor<i32> {\n  return %arg0 : tensor<i32>\n}\n";
+  const std::string module =
+      "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
+      "  %0_in0 = mhlo.copy %arg0 {mhlo.sharding = \"{devices=[2]<=[2]}\"} : tensor<8xf32>\n"
+      "  %0_local0 = stablehlo.custom_call @SPMDFullToShardShape(%0_in0) {mhlo.sharding = \"{manual}\"} : "
+      "(tensor<8xf32>) -> tensor<4xf32>\n"
+      "  %0_body = call @xla.sdy.inlinable_manual_computation_body(%0_local0) {mhlo.sharding = \"{manual}\"} : "
+      "(tensor<4xf32>) -> tensor<4xf32>\n"
+      "  %0_out0 = mhlo.copy %0_body {mhlo.sharding = \"{manual}\"} : tensor<4xf32>\n"
+      "  %0 = stablehlo.custom_call @SPMDShardToFullShape(%0_out0) {mhlo.sharding = \"{devices=[2]<=[2]}\"} : "
+      "(tensor<4xf32>) -> tensor<8xf32>\n"
+      "  return %0 : tensor<8xf32>\n"
+      "}\n"
+      "func.func private @xla.sdy.inlinable_manual_computation_body(%b: tensor<4xf32> {mhlo.sharding = "
+      "\"{manual}\"}) -> (tensor<4xf32> {mhlo.sharding = \"{manual}\"}) {\n"
+      "  return %b : tensor<4xf32>\n"
+      "}\n";
+  std::vector<PassSpec> specs;
+  for (const char* p : {"xla-sdy-import-shardings", "xla-stablehlo-round-trip-shard-map-import", "symbol-dce",
+                        "xla-sdy-import-constants"})
+    specs.push_back(*parsePassSpec(p));
+  for (const std::string& text : {unused + module, module}) {
+    auto together = runPasses(text, specs);
+    ASSERT_TRUE(together.has_value()) << together.error().message;
+    std::string stepwise = text;
+    for (const PassSpec& spec : specs) {
+      auto one = runPasses(stepwise, {spec});
+      ASSERT_TRUE(one.has_value()) << one.error().message;
+      stepwise = one->text;
+    }
+    EXPECT_EQ(together->text, stepwise);
+    EXPECT_EQ(together->text.find("@unused"), std::string::npos) << together->text;
+    EXPECT_NE(together->text.find("sdy.manual_computation"), std::string::npos) << together->text;
+    EXPECT_NE(together->text.find("sdy.constant dense<1.0>"), std::string::npos) << together->text;
   }
 }
 
