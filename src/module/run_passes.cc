@@ -125,8 +125,10 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     // past its end.
     std::vector<TextSpan> spans;
     std::vector<size_t> reachEnd;
+    // Each word's occurrences are looked for here, not asked of `presence`:
+    // its first question about a text finds every later step's words at
+    // once, and the answers would not outlive this rewrite's many edits.
     for (std::string_view w : words) {
-      if (!presence.contains(current, w)) continue;
       if (spans.empty()) {
         for (const Rewriter::Edit& e : pending.edits()) spans.push_back(e.span);
         std::sort(spans.begin(), spans.end(), [](TextSpan x, TextSpan y) { return x.begin < y.begin; });
