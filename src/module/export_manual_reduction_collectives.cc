@@ -23,10 +23,12 @@
 // file). Channel handles continue after the largest one in the module, one
 // per collective, in op order.
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "module/export_manual_reduction.h"
 #include "module/manual_computation.h"
@@ -155,27 +157,42 @@ ReductionExport::ReductionExport(PassContext& ctx)
     : ctx_(ctx), t_(ctx.text()), tree_(ctx.tree), names_(ctx.tree), all_(ctx.flag("export-all-reduce-scatter")) {}
 
 Status ReductionExport::run() {
+  // One walk of the ops picks out what the steps below visit: the op array
+  // is the largest thing in memory, and a walk of it per step cost more than
+  // the steps on a module with nothing to lower.
+  std::vector<int> constants, syncs, lowered;
   for (int i = 0; i < static_cast<int>(tree_.ops.size()); ++i) {
     const OpNode& op = tree_.ops[i];
-    if (op.name == "sdy.mesh") {
+    std::string_view name = op.name;
+    if (name == "sdy.mesh") {
       auto mesh = sdy::parseMeshSymbol(sctx_, meshOpText(t_, op));
       if (mesh) meshes_[{tree_.enclosingModule(i), mesh->name}] = mesh->mesh;
+    } else if (name == "sdy.constant") {
+      constants.push_back(i);
+    } else if (isSync(name)) {
+      syncs.push_back(i);
+    } else if (name == "sdy.all_reduce" || name == "sdy.reduce_scatter" || name == "sdy.sharded_to_unreduced" ||
+               name == "sdy.replicated_to_unreduced") {
+      lowered.push_back(i);
     }
   }
-  int n = static_cast<int>(tree_.ops.size());
-  for (int i = 0; i < n; ++i)
-    if (tree_.ops[i].name == "sdy.constant") SB_TRY(splitUnreducedConstant(i));
+  for (int i : constants) SB_TRY(splitUnreducedConstant(i));
   // Upstream walks post-order with reversed iterators: the reverse of text
   // order (every op after the ops nested in it), so a chain syncs end to start.
-  for (int i = n; i-- > 0;)
-    if (isSync(tree_.ops[i].name)) SB_TRY(syncUnreduced(i));
-  for (int i = 0; i < n; ++i) {
+  for (auto it = syncs.rbegin(); it != syncs.rend(); ++it) SB_TRY(syncUnreduced(*it));
+  // The lowerings in text order: the collectives and the split constants.
+  std::vector<int> split;
+  for (int i : constants)
+    if (split_.count(i)) split.push_back(i);
+  std::vector<int> order;
+  std::merge(lowered.begin(), lowered.end(), split.begin(), split.end(), std::back_inserter(order));
+  for (int i : order) {
     std::string_view name = tree_.ops[i].name;
     if (name == "sdy.all_reduce" || name == "sdy.reduce_scatter") {
       SB_TRY(lowerCollective(i));
     } else if (name == "sdy.sharded_to_unreduced" || name == "sdy.replicated_to_unreduced") {
       SB_TRY(lowerToUnreduced(i));
-    } else if (split_.count(i)) {
+    } else {
       SB_TRY(lowerConstant(i));
     }
   }

@@ -31,13 +31,23 @@ Status runSymbolDce(PassContext& ctx) {
       if (tree.ops[f].name == "func.func" && tree.ops[f].funcVisibility().in(t) == "private")
         privateByName[tree.ops[f].symbolName] = f;
     if (privateByName.empty()) continue;
+    // Most `@` name something else (every sharding names its mesh): a name
+    // whose length and first byte no private function has is passed over
+    // before it is hashed.
+    auto shape = [](std::string_view name) {
+      return std::min<size_t>(name.size(), 63) * 256 + static_cast<unsigned char>(name.empty() ? 0 : name[0]);
+    };
+    std::vector<bool> shapes(64 * 256);
+    for (const auto& [name, f] : privateByName) shapes[shape(name)] = true;
     // Every reference once: (the top-level op holding it, the private
     // function it names); references to itself do not count.
     std::unordered_map<int, int> uses;                         // private function -> references
     std::unordered_map<int, std::vector<int>> referencedFrom;  // holder -> private functions it names
     for (size_t at = t.find('@', scope.begin); at != std::string_view::npos && at < scope.end;
          at = t.find('@', at + 1)) {
-      auto target = privateByName.find(module_lex::symbolAt(t, at));
+      std::string_view name = module_lex::symbolAt(t, at);
+      if (!shapes[shape(name)]) continue;
+      auto target = privateByName.find(name);
       if (target == privateByName.end()) continue;
       auto holder = std::upper_bound(tops.begin(), tops.end(), at,
                                      [&](size_t v, int op) { return v < tree.ops[op].whole.begin; });
