@@ -219,6 +219,19 @@ Status TreeParser::rest(int index, int depth) {
     inSignature = false;
     node->signature.end = lastSig;
   };
+  // Before its body, a custom-form module holds its name, `attributes
+  // {...}` and nothing else: any other word (`module @m attribute {...}`)
+  // would make its dictionary read as its body, and a later pass would
+  // write into it (mlir_import_fuzz: import-shardings put the sdy.mesh
+  // there, and its output did not parse again).
+  const bool moduleHeader = !node->generic && (node->name == "module" || node->name == "builtin.module");
+  auto wordInHeader = [&]() -> Status {
+    if (moduleHeader && local == 0 && node->regions.empty() && !atWord("attributes") && !atWord("loc"))
+      return parseError("expected 'attributes' or the body '{' of 'module', got '" +
+                            std::string(t_.substr(p_, identEnd(p_) - p_)) + "'",
+                        p_);
+    return okStatus();
+  };
   while (true) {
     if (p_ >= n) break;
     char c = t_[p_];
@@ -369,6 +382,7 @@ Status TreeParser::rest(int index, int depth) {
         p_ += (p_ + 1 < n && t_[p_ + 1] == '>') ? 2 : 1;
         break;
       case 'a':
+        SB_TRY(wordInHeader());
         if (local == 0 && inSignature && atWord("attributes")) endSignature();
         p_ = identEnd(p_);
         break;
@@ -383,10 +397,12 @@ Status TreeParser::rest(int index, int depth) {
             break;
           }
         }
+        SB_TRY(wordInHeader());
         p_ = identEnd(p_);
         break;
       default:
         if (isIdentStart(c)) {
+          SB_TRY(wordInHeader());
           p_ = identEnd(p_);
         } else {
           ++p_;

@@ -179,6 +179,28 @@ TEST(OpTree, AfterARegionOnlyTheOpsKeywordsContinueIt) {
             "expected an operation name (`dialect.op`, or return, call, module, ...), got 'funcpublic'");
 }
 
+// Before its body a module holds its name and `attributes {...}` only: a
+// misspelt keyword used to make its dictionary read as its body
+// (mlir_import_fuzz; import-shardings then wrote the sdy.mesh into it).
+TEST(OpTree, AModuleHeaderHoldsOnlyItsNameAndAttributes) {
+  for (const std::string text : {"module @m attribute {a = 1} {\n}\n", "module attribute {a = 1} {\n}\n",
+                                 "builtin.module @m x {\n}\n"}) {
+    auto r = parseOpTree(text);
+    ASSERT_FALSE(r.has_value()) << text;
+    size_t word = text.find(text.find("attribute") != std::string::npos ? "attribute" : " x") +
+                  (text.find("attribute") != std::string::npos ? 0 : 1);
+    EXPECT_EQ(r.error().offset, word) << text;
+    EXPECT_TRUE(r.error().message.starts_with("expected 'attributes' or the body '{' of 'module', got '"))
+        << r.error().message;
+  }
+  // What a module may hold, and words after its body and in the generic form.
+  for (const std::string text : {"module @m attributes {a = 1} {\n}\n", "module {\n} loc(\"x\")\n",
+                                 "\"builtin.module\"() ({\n}) : () -> ()\n"}) {
+    auto r = parseOpTree(text);
+    EXPECT_TRUE(r.has_value()) << text << ": " << r.error().message;
+  }
+}
+
 // A dictionary wrapped after its '{' (hand-written lit tests such as
 // upstream sdy_round_trip_import_shardy_attrs.mlir) is the op's dictionary;
 // the regions that follow on the next lines are still regions.
