@@ -2,7 +2,11 @@
 #include "module/edit_compose.h"
 
 #include <algorithm>
+#include <iterator>
+#include <string>
 #include <vector>
+
+#include "module/text_lex.h"
 
 namespace shardbridge::module {
 namespace {
@@ -75,6 +79,70 @@ bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& o
     const OpNode& ret = tree.ops[static_cast<size_t>(body.ops.back())];
     for (; it != theirs.end() && it->begin < line.end; ++it)
       if (it->begin < first.whole.begin || it->end > ret.line.begin) return false;
+  }
+  return true;
+}
+
+bool wordsAbsentAfter(std::string_view text, const Rewriter& pending, std::span<const std::string_view> words) {
+  // The edits in the order apply writes them, without those it skips (an
+  // edit inside a span an earlier one replaces).
+  std::vector<const Rewriter::Edit*> order;
+  for (const Rewriter::Edit& e : pending.edits()) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(), [](const Rewriter::Edit* a, const Rewriter::Edit* b) {
+    if (a->span.begin != b->span.begin) return a->span.begin < b->span.begin;
+    if (a->span.empty() != b->span.empty()) return a->span.empty();
+    return a->seq < b->seq;
+  });
+  std::vector<const Rewriter::Edit*> kept;
+  TextSpan last{0, 0};
+  size_t end = 0;
+  for (const Rewriter::Edit* e : order) {
+    if (!last.empty() && e->span.begin >= last.begin && e->span.end <= last.end &&
+        !(e->span.empty() && e->span.begin == last.end))
+      continue;
+    if (e->span.begin < end) return false;  // apply refuses these
+    kept.push_back(e);
+    end = e->span.end;
+    if (!e->span.empty()) last = e->span;
+  }
+  size_t reach = 0;
+  for (std::string_view w : words) reach = std::max(reach, w.size());
+  if (reach == 0) return true;
+  // The new text around each run of edits less than `reach` apart, as apply
+  // writes it: a word formed there spans an edit's text or a join.
+  std::string window;
+  for (size_t i = 0; i < kept.size();) {
+    size_t b = kept[i]->span.begin;
+    size_t pre = std::min(b, reach);
+    window.assign(text.substr(b - pre, pre));
+    size_t p = b;
+    do {
+      window.append(text.substr(p, kept[i]->span.begin - p));
+      window += kept[i]->text;
+      p = kept[i]->span.end;
+      ++i;
+    } while (i < kept.size() && kept[i]->span.begin < p + reach);
+    window.append(text.substr(p, reach));
+    for (std::string_view w : words)
+      if (!w.empty() && window.find(w) != std::string::npos) return false;
+  }
+  // An occurrence in `text` is gone when an edit replaces one of its bytes
+  // or inserts strictly inside it; the kept edits are sorted and apart, so
+  // the last one starting before the occurrence's end tells.
+  for (std::string_view w : words) {
+    if (w.empty()) continue;
+    for (size_t from = 0;;) {
+      size_t at = module_lex::find(text.substr(from), w);
+      if (at == std::string_view::npos) break;
+      at += from;
+      auto it = std::lower_bound(kept.begin(), kept.end(), at + w.size(),
+                                 [](const Rewriter::Edit* e, size_t v) { return e->span.begin < v; });
+      if (it == kept.begin()) return false;
+      const TextSpan s = (*std::prev(it))->span;
+      bool gone = s.empty() ? s.begin > at : s.end > at;
+      if (!gone) return false;
+      from = at + 1;
+    }
   }
   return true;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 #include "module/rewriter.h"
 #include "shardbridge/module/op_tree.h"
@@ -30,5 +31,14 @@ namespace shardbridge::module {
 //     and the first op's start are read from this text).
 // False otherwise, including a moved op without a block of two ops.
 bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& own, std::span<const int> moved);
+
+// Whether none of `words` occurs in `text` with `pending` applied (as
+// Rewriter::apply writes it), found without writing that text: no word is
+// formed by the edits' texts with the bytes around and between them, and
+// every occurrence in `text` loses a byte to an edit or has one inserted
+// inside it. False, to be
+// safe, when the edits overlap in a way apply refuses. The driver asks it
+// to pass over a step whose prefilter would skip it after the rewrite.
+bool wordsAbsentAfter(std::string_view text, const Rewriter& pending, std::span<const std::string_view> words);
 
 }  // namespace shardbridge::module

@@ -6,9 +6,9 @@
 #include <map>
 #include <optional>
 
+#include "module/edit_compose.h"
 #include "module/pass.h"
 #include "module/pass_registry.h"
-#include "module/text_lex.h"
 #include "module/word_presence.h"
 #include "shardbridge/module/pipeline.h"
 
@@ -103,48 +103,13 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     return !step.def->needs || step.def->needs(current, presence);
   };
   // Whether a step's prefilter skips it on the text with `pending` applied
-  // (without building that text): it has only words to look for, none is
-  // formed by an edit's text and the bytes around it, and every occurrence
-  // of them here lies inside bytes an edit replaces.
-  std::string window;
+  // (edit_compose.h wordsAbsentAfter, without building that text). Its
+  // words are looked for here, not asked of `presence`: its first question
+  // about a text finds every later step's words at once, and the answers
+  // would not outlive this rewrite's many edits.
   auto skippedAfter = [&](const Step& step, const Rewriter& pending) {
     const std::vector<std::string_view>& words = step.def->needsAny;
-    if (step.def->needs || words.empty()) return false;
-    size_t reach = 0;
-    for (std::string_view w : words) reach = std::max(reach, w.size());
-    for (const Rewriter::Edit& e : pending.edits()) {
-      size_t before = std::min<size_t>(e.span.begin, reach);
-      window.assign(current.substr(e.span.begin - before, before));
-      window += e.text;
-      window += current.substr(e.span.end, reach);
-      for (std::string_view w : words)
-        if (window.find(w) != std::string::npos) return false;
-    }
-    // The replaced spans by start, with the furthest end up to each: an
-    // occurrence is replaced when a span starting at or before it reaches
-    // past its end.
-    std::vector<TextSpan> spans;
-    std::vector<size_t> reachEnd;
-    // Each word's occurrences are looked for here, not asked of `presence`:
-    // its first question about a text finds every later step's words at
-    // once, and the answers would not outlive this rewrite's many edits.
-    for (std::string_view w : words) {
-      if (spans.empty()) {
-        for (const Rewriter::Edit& e : pending.edits()) spans.push_back(e.span);
-        std::sort(spans.begin(), spans.end(), [](TextSpan x, TextSpan y) { return x.begin < y.begin; });
-        size_t far = 0;
-        for (const TextSpan& sp : spans) reachEnd.push_back(far = std::max<size_t>(far, sp.end));
-      }
-      for (size_t from = 0;;) {
-        size_t at = module_lex::find(current.substr(from), w);
-        if (at == std::string_view::npos) break;
-        at += from;
-        auto it = std::upper_bound(spans.begin(), spans.end(), at, [](size_t v, TextSpan sp) { return v < sp.begin; });
-        if (it == spans.begin() || reachEnd[static_cast<size_t>(it - spans.begin()) - 1] < at + w.size()) return false;
-        from = at + 1;
-      }
-    }
-    return true;
+    return !step.def->needs && !words.empty() && wordsAbsentAfter(current, pending, words);
   };
   for (size_t k = 0; k < steps.size(); ++k) {
     const Step& step = steps[k];

@@ -117,5 +117,52 @@ TEST(EditsCompose, EditsThatOnlyMeetApplyAsInTwoSteps) {
   EXPECT_FALSE(editsCompose(tree, inserts, atOnce, {}));
 }
 
+// wordsAbsentAfter against applying the edits and searching the result:
+// texts and edits over a three-letter alphabet, so that words form across
+// edits, joins and nested or adjacent edits.
+RC_GTEST_PROP(EditsCompose, WordsAbsentAfterIsTheSearchOfTheRewrittenText, ()) {
+  auto letters = [](size_t max) {
+    std::string s;
+    size_t n = *rc::gen::inRange<size_t>(0, max + 1);
+    for (size_t i = 0; i < n; ++i) s += "ab "[*rc::gen::inRange(0, 3)];
+    return s;
+  };
+  const std::string text = letters(40);
+  Rewriter pending(text);
+  int n = *rc::gen::inRange(0, 6);
+  for (int i = 0; i < n; ++i) {
+    size_t b = *rc::gen::inRange<size_t>(0, text.size() + 1);
+    size_t e = std::min(text.size(), b + *rc::gen::inRange<size_t>(0, 6));
+    pending.replace(span(b, e), letters(4));
+  }
+  std::vector<std::string> owned = {letters(3), letters(3)};
+  std::vector<std::string_view> words;
+  for (const std::string& w : owned)
+    if (!w.empty()) words.push_back(w);
+  auto rewritten = pending.apply();
+  bool absent = wordsAbsentAfter(text, pending, words);
+  if (!rewritten) {
+    RC_ASSERT(!absent);  // overlapping edits: never passed over
+    return;
+  }
+  bool found = false;
+  for (std::string_view w : words) found |= rewritten->find(w) != std::string::npos;
+  RC_ASSERT(absent == !found);
+}
+
+// A word formed by two adjacent edits' texts is found.
+TEST(EditsCompose, AWordAcrossTwoAdjacentEditsIsFound) {
+  const std::string text(30, ' ');
+  Rewriter pending(text);
+  pending.replace(span(10, 20), "xxpriv");
+  pending.replace(span(20, 25), "atexx");
+  const std::vector<std::string_view> words = {"private"};
+  EXPECT_FALSE(wordsAbsentAfter(text, pending, words));
+  Rewriter apart(text);
+  apart.replace(span(10, 12), "priv");
+  apart.replace(span(13, 15), "ate");
+  EXPECT_TRUE(wordsAbsentAfter(text, apart, words));
+}
+
 }  // namespace
 }  // namespace shardbridge::module
