@@ -330,9 +330,10 @@ Result<ConvertedModule> exportModule(std::string_view text, const ExportModuleOp
 Result<ConvertedModule> exportModuleOnTree(const OpTree& tree, TextSpan span, const ExportModuleOptions& options) {
   std::string_view text = span.in(tree.text);
   bool onTree = true;  // scanTree answers the same for both visitors
+  module_detail::TreeScanPlan plan;  // the collect's walk, replayed for the rewrite
   return exportWith(text, options, [&](module_detail::ScanVisitor& v) -> Status {
     if (onTree) {
-      SB_ASSIGN_OR_RETURN(bool done, module_detail::scanTree(tree, span, v));
+      SB_ASSIGN_OR_RETURN(bool done, module_detail::scanTree(tree, span, v, nullptr, &plan));
       if (done) return okStatus();
       onTree = false;
     }

@@ -416,10 +416,11 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
 Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options) {
   std::string_view text = span.in(tree.text);
   bool onTree = true;  // scanTree answers the same for both visitors
+  module_detail::TreeScanPlan plan;  // the collect's walk, replayed for the rewrite
   return importWith(text, options, [&](module_detail::ScanVisitor& v) -> Result<ScanSummary> {
     if (onTree) {
       ScanSummary summary;
-      SB_ASSIGN_OR_RETURN(bool done, module_detail::scanTree(tree, span, v, &summary));
+      SB_ASSIGN_OR_RETURN(bool done, module_detail::scanTree(tree, span, v, &summary, &plan));
       if (done) return summary;
       onTree = false;
     }

@@ -263,35 +263,55 @@ bool readManual(std::string_view t, const OpNode& op, ManualComputationOp& out) 
   return p == op.regions[0].whole.begin;
 }
 
-}  // namespace
-
-Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, ScanSummary* summary) {
-  std::string_view full = tree.text;
-  std::string_view text = span.in(full);
-  size_t base = span.begin;
+// What scanTree reads off the tree for one span, whichever the visitor.
+struct Plan {
+  const OpTree* tree = nullptr;
+  TextSpan span;
+  bool onTree = false;  // false: the scanner must read the text
   std::vector<Event> events;
+  std::vector<size_t> order;  // events in the scanner's order
+  // The manual scopes as the scanner pushes them (Scanner::
+  // parseManualComputation, src/module/scanner_ops.cc): one per custom-form
+  // manual computation, holding the axes of the enclosing ones then its
+  // own, in force inside its body only; 0 is the scope outside. A deque, so
+  // that the events' pointers stay put.
+  std::deque<ManualScope> scopes;
+  std::vector<ConstraintOp> constraints;  // absolute offsets
+  std::vector<ManualComputationOp> manuals;
+  ScanSummary found;
+  // The types OpTypeReader read for an op's dictionary (kOpDict events), by
+  // event: the first visitor that wants them reads them, the next reuses.
+  // typeState: 0 not read, 1 known, 2 not known.
+  std::vector<uint8_t> typeState;
+  std::vector<uint32_t> typeFirst;
+  std::vector<uint32_t> typeCount;
+  std::vector<Span> typeSpans;
+};
+
+// The events of `span`, in the order the scanner meets them; false where
+// the walk does not reproduce the scanner's (scanTree, tree_scan.h).
+bool buildPlan(const OpTree& tree, TextSpan span, Plan& plan) {
+  std::string_view full = tree.text;
+  size_t base = span.begin;
+  std::vector<Event>& events = plan.events;
   bool sawModule = false;
   int firstModule = -1;
   // The scanner's summary: the first op of the first top-level module's
   // body, or a top-level op before any module.
-  ScanSummary found;
+  ScanSummary& found = plan.found;
   auto topInSpanOf = [&](const OpNode& op) {
     return op.parent < 0 || !within(tree.ops[static_cast<size_t>(op.parent)], span);
   };
   auto noteFirst = [&](const OpNode& op) {
     if (found.firstStatement == std::string_view::npos) found.firstStatement = op.whole.begin - base;
   };
-  // The manual scopes as the scanner pushes them (Scanner::
-  // parseManualComputation, src/module/scanner_ops.cc): one per custom-form
-  // manual computation, holding the axes of the enclosing ones then its
-  // own, in force inside its body only; 0 is the scope outside. A deque, so
-  // that the events' pointers stay put.
-  std::deque<ManualScope> scopes(1);
+  std::deque<ManualScope>& scopes = plan.scopes;
+  scopes.resize(1);
   // The scope in force in each op's regions: a manual computation's own,
   // else the one its events see.
   std::vector<int> bodyScope(tree.ops.size(), 0);
-  std::vector<ConstraintOp> constraints;
-  std::vector<ManualComputationOp> manuals;
+  std::vector<ConstraintOp>& constraints = plan.constraints;
+  std::vector<ManualComputationOp>& manuals = plan.manuals;
   for (int i = 0; i < static_cast<int>(tree.ops.size()); ++i) {
     const OpNode& op = tree.ops[static_cast<size_t>(i)];
     if (!within(op, span)) continue;
@@ -367,6 +387,44 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
     if (op.dict.present() && mayInterest(op.dict))
       events.push_back({op.dict.whole.begin, EventKind::kOpDict, i, 0, scope});
   }
+  plan.order.resize(events.size());
+  for (size_t e = 0; e < events.size(); ++e) plan.order[e] = e;
+  // The walk meets most events in text order already; sorting a sorted
+  // list was a sixth of the export's conversion.
+  auto byPos = [&](size_t a, size_t b) { return events[a].pos < events[b].pos; };
+  if (!std::is_sorted(plan.order.begin(), plan.order.end(), byPos))
+    std::stable_sort(plan.order.begin(), plan.order.end(), byPos);
+  return true;
+}
+
+}  // namespace
+
+struct TreeScanPlan::Impl : Plan {};
+TreeScanPlan::TreeScanPlan() = default;
+TreeScanPlan::~TreeScanPlan() = default;
+TreeScanPlan::TreeScanPlan(TreeScanPlan&&) noexcept = default;
+TreeScanPlan& TreeScanPlan::operator=(TreeScanPlan&&) noexcept = default;
+
+Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, ScanSummary* summary,
+                      TreeScanPlan* reuse) {
+  std::string_view full = tree.text;
+  std::string_view text = span.in(full);
+  size_t base = span.begin;
+  // A plan is built once per span and replayed for each visitor.
+  TreeScanPlan local;
+  TreeScanPlan& kept = reuse ? *reuse : local;
+  if (!kept.impl_ || kept.impl_->tree != &tree || kept.impl_->span.begin != span.begin ||
+      kept.impl_->span.end != span.end) {
+    kept.impl_ = std::make_unique<TreeScanPlan::Impl>();
+    kept.impl_->tree = &tree;
+    kept.impl_->span = span;
+    kept.impl_->onTree = buildPlan(tree, span, *kept.impl_);
+  }
+  Plan& plan = *kept.impl_;
+  if (!plan.onTree) return false;
+  const std::vector<Event>& events = plan.events;
+  const std::deque<ManualScope>& scopes = plan.scopes;
+
   bool values = visitor.wantsValueDicts();
   auto dictOf = [&](const Event& ev) -> const AttrDictNode* {
     const OpNode& op = tree.ops[static_cast<size_t>(ev.op)];
@@ -396,16 +454,10 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
     SB_ASSIGN_OR_RETURN(bool ok, convertDict(full, *d, base, 0, early.back()));
     if (!ok) return false;
   }
-  std::vector<size_t> order(events.size());
-  for (size_t e = 0; e < order.size(); ++e) order[e] = e;
-  // The walk meets most events in text order already; sorting a sorted
-  // list was a sixth of the export's conversion.
-  auto byPos = [&](size_t a, size_t b) { return events[a].pos < events[b].pos; };
-  if (!std::is_sorted(order.begin(), order.end(), byPos)) std::stable_sort(order.begin(), order.end(), byPos);
 
   AttrDict scratch;  // the dictionary being reported, when not converted early
   module_detail::OpTypeReader types(text);
-  for (size_t e : order) {
+  for (size_t e : plan.order) {
     const Event& ev = events[e];
     const OpNode& op = tree.ops[static_cast<size_t>(ev.op)];
     bool valueEvent = ev.kind == EventKind::kArg || ev.kind == EventKind::kResult || ev.kind == EventKind::kOpDict;
@@ -465,7 +517,22 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
         vd.opResults = op.results.in(full);
         vd.opName = op.name;
         vd.opOffset = op.whole.begin - base;
-        SB_TRY(types.read(op.dict.whole.end - base, vd.opResults, vd));
+        if (plan.typeState.empty()) {
+          plan.typeState.assign(events.size(), 0);
+          plan.typeFirst.assign(events.size(), 0);
+          plan.typeCount.assign(events.size(), 0);
+        }
+        if (plan.typeState[e] == 0) {
+          SB_TRY(types.read(op.dict.whole.end - base, vd.opResults, vd));
+          plan.typeState[e] = vd.typesKnown ? 1 : 2;
+          plan.typeFirst[e] = static_cast<uint32_t>(plan.typeSpans.size());
+          plan.typeCount[e] = static_cast<uint32_t>(vd.types.size());
+          plan.typeSpans.insert(plan.typeSpans.end(), vd.types.begin(), vd.types.end());
+        } else {
+          vd.typesKnown = plan.typeState[e] == 1;
+          auto first = plan.typeSpans.begin() + plan.typeFirst[e];
+          vd.types.assign(first, first + plan.typeCount[e]);
+        }
         SB_TRY(visitor.onDict(vd));
         break;
       }
@@ -473,7 +540,7 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
         SB_TRY(visitor.onOtherSdyOp(op.name, op.nameSpan.begin - base));
         break;
       case EventKind::kConstraint: {
-        const ConstraintOp& c = constraints[static_cast<size_t>(ev.index)];
+        const ConstraintOp& c = plan.constraints[static_cast<size_t>(ev.index)];
         ConstraintOp out;
         out.op = relative(TextSpan{c.op.begin, c.op.end}, base);
         out.results = op.results.in(full);
@@ -485,7 +552,8 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
         break;
       }
       case EventKind::kManual: {
-        ManualComputationOp& m = manuals[static_cast<size_t>(ev.index)];
+        // A copy: the plan's offsets stay absolute for the next visitor.
+        ManualComputationOp m = plan.manuals[static_cast<size_t>(ev.index)];
         m.offset -= base;
         m.results = op.results.in(full);
         for (Span& s : m.inShardings) s = {s.begin - base, s.end - base};
@@ -496,7 +564,7 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
       }
     }
   }
-  if (summary) *summary = found;
+  if (summary) *summary = plan.found;
   return true;
 }
 

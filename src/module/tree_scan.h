@@ -4,6 +4,8 @@
 // Internal to src/module/.
 #pragma once
 
+#include <memory>
+
 #include "module/scanner.h"
 #include "shardbridge/module/convert_module.h"
 #include "shardbridge/module/op_tree.h"
@@ -26,8 +28,25 @@ namespace shardbridge::module_detail {
 // `mhlo.frontend_attributes` dictionary that nests another one.
 // `summary`, when given, receives what scanText returns.
 // Errors: the visitor's, and OpTypeReader's on a malformed type.
+//
+// `plan`, when given, keeps what the walk reads off the tree for `span`, so
+// that a second visitor of the same tree and span (a conversion's collect,
+// then its rewrite) is replayed the same events without walking the ops
+// again. The tree must outlive the plan's use.
+class TreeScanPlan {
+ public:
+  TreeScanPlan();
+  ~TreeScanPlan();
+  TreeScanPlan(TreeScanPlan&&) noexcept;
+  TreeScanPlan& operator=(TreeScanPlan&&) noexcept;
+
+ private:
+  friend Result<bool> scanTree(const module::OpTree&, module::TextSpan, ScanVisitor&, ScanSummary*, TreeScanPlan*);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor,
-                      ScanSummary* summary = nullptr);
+                      ScanSummary* summary = nullptr, TreeScanPlan* plan = nullptr);
 
 }  // namespace shardbridge::module_detail
 
