@@ -15,3 +15,9 @@ const char* errorCodeName(ErrorCode code) {
 }
 
 }  // namespace shardbridge
+
+namespace shardbridge::result_detail {
+
+void ErrorBox::destroy(Error* e) noexcept { delete e; }
+
+}  // namespace shardbridge::result_detail

@@ -119,11 +119,18 @@ class ErrorBox {
     std::swap(p_, o.p_);
     return *this;
   }
-  ~ErrorBox() { delete p_; }
+  // The test inline and the deletion out of line: on the success path a
+  // Status's destruction is then a compare, not a call (the op-tree parser
+  // destroys one per token it reads).
+  ~ErrorBox() {
+    if (p_) [[unlikely]]
+      destroy(p_);
+  }
   bool present() const { return p_ != nullptr; }
   Error& get() const { return *p_; }
 
  private:
+  static void destroy(Error* e) noexcept;
   Error* p_ = nullptr;
 };
 }  // namespace result_detail
