@@ -10,7 +10,6 @@ namespace {
 
 constexpr std::size_t kChunk = std::size_t{64} << 10;
 constexpr std::size_t kMaxChunk = std::size_t{8} << 20;
-thread_local TreeArena* tCurrent = nullptr;
 
 }  // namespace
 
@@ -59,10 +58,14 @@ bool TreeArena::owns(const void* p) const {
   return false;
 }
 
-TreeArena* currentTreeArena() noexcept { return tCurrent; }
+namespace tree_arena_detail {
+thread_local TreeArena* current = nullptr;
+}  // namespace tree_arena_detail
 
-TreeArenaScope::TreeArenaScope(TreeArena* arena) noexcept : previous_(tCurrent) { tCurrent = arena; }
+TreeArenaScope::TreeArenaScope(TreeArena* arena) noexcept : previous_(tree_arena_detail::current) {
+  tree_arena_detail::current = arena;
+}
 
-TreeArenaScope::~TreeArenaScope() { tCurrent = previous_; }
+TreeArenaScope::~TreeArenaScope() { tree_arena_detail::current = previous_; }
 
 }  // namespace shardbridge::module
