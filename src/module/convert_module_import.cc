@@ -416,7 +416,8 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
 Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options) {
   std::string_view text = span.in(tree.text);
   bool onTree = true;  // scanTree answers the same for both visitors
-  module_detail::TreeScanPlan plan;  // the collect's walk, replayed for the rewrite
+  // The collect's walk and op types, replayed for the rewrite.
+  module_detail::TreeScanPlan plan(/*keepOpTypes=*/true);
   return importWith(text, options, [&](module_detail::ScanVisitor& v) -> Result<ScanSummary> {
     if (onTree) {
       ScanSummary summary;

@@ -400,7 +400,7 @@ bool buildPlan(const OpTree& tree, TextSpan span, Plan& plan) {
 }  // namespace
 
 struct TreeScanPlan::Impl : Plan {};
-TreeScanPlan::TreeScanPlan() = default;
+TreeScanPlan::TreeScanPlan(bool keepOpTypes) : keepOpTypes_(keepOpTypes) {}
 TreeScanPlan::~TreeScanPlan() = default;
 TreeScanPlan::TreeScanPlan(TreeScanPlan&&) noexcept = default;
 TreeScanPlan& TreeScanPlan::operator=(TreeScanPlan&&) noexcept = default;
@@ -517,6 +517,11 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
         vd.opResults = op.results.in(full);
         vd.opName = op.name;
         vd.opOffset = op.whole.begin - base;
+        if (!kept.keepOpTypes_) {
+          SB_TRY(types.read(op.dict.whole.end - base, vd.opResults, vd));
+          SB_TRY(visitor.onDict(vd));
+          break;
+        }
         if (plan.typeState.empty()) {
           plan.typeState.assign(events.size(), 0);
           plan.typeFirst.assign(events.size(), 0);

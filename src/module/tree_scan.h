@@ -32,10 +32,13 @@ namespace shardbridge::module_detail {
 // `plan`, when given, keeps what the walk reads off the tree for `span`, so
 // that a second visitor of the same tree and span (a conversion's collect,
 // then its rewrite) is replayed the same events without walking the ops
-// again. The tree must outlive the plan's use.
+// again. The tree must outlive the plan's use. With `keepOpTypes`, the op
+// types read for the first visitor that wants value dictionaries are kept
+// for the next one (an import's collect and rewrite both read them; an
+// export's collect does not, and keeping them would only add to its peak).
 class TreeScanPlan {
  public:
-  TreeScanPlan();
+  explicit TreeScanPlan(bool keepOpTypes = false);
   ~TreeScanPlan();
   TreeScanPlan(TreeScanPlan&&) noexcept;
   TreeScanPlan& operator=(TreeScanPlan&&) noexcept;
@@ -44,6 +47,7 @@ class TreeScanPlan {
   friend Result<bool> scanTree(const module::OpTree&, module::TextSpan, ScanVisitor&, ScanSummary*, TreeScanPlan*);
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  bool keepOpTypes_ = false;
 };
 Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor,
                       ScanSummary* summary = nullptr, TreeScanPlan* plan = nullptr);

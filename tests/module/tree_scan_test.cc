@@ -245,20 +245,22 @@ EventComparison compareEvents(const std::string& text) {
     }
   }
   // One plan (TreeScanPlan), replayed for a collect (no value dictionaries)
-  // and then twice for a rewrite (the second time with the op types the
-  // first read), and carried from span to span (rebuilt for each): the
-  // events and outcome of a fresh walk every time.
-  module_detail::TreeScanPlan plan;
-  for (TextSpan span : moduleSpans(*tree)) {
-    std::string_view sub = span.in(tree->text);
-    for (bool values : {false, true, true}) {
-      RecordingVisitor fresh(sub, values), replayed(sub, values);
-      auto f = module_detail::scanTree(*tree, span, fresh);
-      auto r = module_detail::scanTree(*tree, span, replayed, nullptr, &plan);
-      std::string a = fresh.log + (f ? (*f ? "walked" : "fell back") : "error: " + f.error().message);
-      std::string b = replayed.log + (r ? (*r ? "walked" : "fell back") : "error: " + r.error().message);
-      if (a != b && c.mismatch.empty())
-        c.mismatch = "--- fresh walk\n" + a + "\n--- replayed plan\n" + b + "\n--- input\n" + std::string(sub);
+  // and then twice for a rewrite (with keepOpTypes, the second time with the
+  // op types the first read), and carried from span to span (rebuilt for
+  // each): the events and outcome of a fresh walk every time.
+  for (bool keepTypes : {false, true}) {
+    module_detail::TreeScanPlan plan(keepTypes);
+    for (TextSpan span : moduleSpans(*tree)) {
+      std::string_view sub = span.in(tree->text);
+      for (bool values : {false, true, true}) {
+        RecordingVisitor fresh(sub, values), replayed(sub, values);
+        auto f = module_detail::scanTree(*tree, span, fresh);
+        auto r = module_detail::scanTree(*tree, span, replayed, nullptr, &plan);
+        std::string a = fresh.log + (f ? (*f ? "walked" : "fell back") : "error: " + f.error().message);
+        std::string b = replayed.log + (r ? (*r ? "walked" : "fell back") : "error: " + r.error().message);
+        if (a != b && c.mismatch.empty())
+          c.mismatch = "--- fresh walk\n" + a + "\n--- replayed plan\n" + b + "\n--- input\n" + std::string(sub);
+      }
     }
   }
   return c;
