@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <string>
+#include <optional>
+#include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "shardbridge/module/op_tree.h"
 
@@ -45,26 +48,75 @@ TEST(TreeArena, LargeRequestsGetTheirOwnChunkAndSmallOnesKeepTheCurrentOne) {
   EXPECT_EQ(arena.bytesHeld(), 2 * (size_t{64} << 10) + 100000);
 }
 
-TEST(TreeArena, AllocatorsTakeTheInnermostScopeAndCopiesChooseAnew) {
+TEST(TreeArena, VectorsGrowInTheInnermostScopeAndCopiesChooseAnew) {
   TreeArena outer, inner;
-  TreeVec<int> heap;
-  EXPECT_EQ(heap.get_allocator().arena, nullptr);
+  TreeVec<int> heap = {7};
+  EXPECT_TRUE(heap.ownsStorage());
+  EXPECT_FALSE(outer.owns(heap.data()));
   {
     TreeArenaScope s1(&outer);
     TreeVec<int> a;
-    EXPECT_EQ(a.get_allocator().arena, &outer);
     {
       TreeArenaScope s2(&inner);
-      TreeVec<int> b;
-      EXPECT_EQ(b.get_allocator().arena, &inner);
+      TreeVec<int> b = {1};
+      EXPECT_TRUE(inner.owns(b.data()));
+      EXPECT_FALSE(b.ownsStorage());
+      // Where a vector grows, not where it was made, picks the storage.
+      a.push_back(1);
+      EXPECT_TRUE(inner.owns(a.data()));
     }
     EXPECT_EQ(currentTreeArena(), &outer);
-    a.assign({1, 2, 3});
+    a.assign({1, 2, 3, 4, 5});  // outgrows its storage in `inner`
+    EXPECT_TRUE(outer.owns(a.data()));
     heap = TreeVec<int>(a);  // a copy made in the scope: the scope's arena
-    EXPECT_EQ(heap.get_allocator().arena, &outer);
+    EXPECT_TRUE(outer.owns(heap.data()));
+    EXPECT_FALSE(heap.ownsStorage());
     heap = TreeVec<int>();
   }
   EXPECT_EQ(currentTreeArena(), nullptr);
+  // Outside any scope: the heap, freed with the vector (ASan checks).
+  heap.push_back(3);
+  EXPECT_TRUE(heap.ownsStorage());
+}
+
+// The vector's own operations, on heap and arena storage alike.
+TEST(TreeArena, TreeVecBehavesAsAVector) {
+  for (bool inArena : {false, true}) {
+    TreeArena arena;
+    std::optional<TreeArenaScope> scope;
+    if (inArena) scope.emplace(&arena);
+    TreeVec<std::string> v;
+    for (int i = 0; i < 40; ++i) v.push_back(std::to_string(i));
+    ASSERT_EQ(v.size(), 40u);
+    EXPECT_EQ(v.front(), "0");
+    EXPECT_EQ(v.back(), "39");
+    // Its own elements pushed, through regrowths (the argument names
+    // storage that moves).
+    v.push_back(v[0]);
+    for (int i = 0; i < 30; ++i) v.push_back(v.back());
+    EXPECT_EQ(v.back(), "0");
+    v.erase(v.begin() + 1, v.begin() + 3);
+    EXPECT_EQ(v[1], "3");
+    v.insert(v.begin() + 1, std::string("x"));
+    EXPECT_EQ(v[1], "x");
+    EXPECT_EQ(v[2], "3");
+    std::vector<std::string> more = {"a", "b"};
+    v.insert(v.begin(), more.begin(), more.end());
+    EXPECT_EQ(v[0], "a");
+    EXPECT_EQ(v[1], "b");
+    EXPECT_EQ(v[2], "0");
+    v.resize(3);
+    EXPECT_EQ(v.size(), 3u);
+    TreeVec<std::string> copy = v, moved = std::move(copy);
+    EXPECT_TRUE(copy.empty());
+    EXPECT_TRUE(moved == v);
+    v.pop_back();
+    EXPECT_FALSE(moved == v);
+    v.clear();
+    EXPECT_TRUE(v.empty());
+    EXPECT_EQ(inArena, arena.owns(moved.data()));
+    EXPECT_THROW((void)moved.at(3), std::out_of_range);
+  }
 }
 
 TEST(TreeArena, AParsedTreeKeepsItsVectorsInItsArenaThroughAMove) {
@@ -80,7 +132,7 @@ TEST(TreeArena, AParsedTreeKeepsItsVectorsInItsArenaThroughAMove) {
   EXPECT_EQ(currentTreeArena(), nullptr);  // the parse's scope is closed
   const OpNode& add = tree.ops[1];
   ASSERT_EQ(add.name, "stablehlo.add");
-  EXPECT_EQ(add.uses.get_allocator().arena, tree.arena.get());
+  EXPECT_FALSE(add.uses.ownsStorage());
   EXPECT_TRUE(tree.arena->owns(add.uses.data()));
   EXPECT_TRUE(tree.arena->owns(add.dict.entries.data()));
   // Each vector is filled at its final size.
@@ -92,7 +144,7 @@ TEST(TreeArena, AParsedTreeKeepsItsVectorsInItsArenaThroughAMove) {
 
   // A copy outside a parse owns heap storage and outlives the tree.
   TreeVec<ValueUse> copy = add.uses;
-  EXPECT_EQ(copy.get_allocator().arena, nullptr);
+  EXPECT_TRUE(copy.ownsStorage());
   EXPECT_FALSE(tree.arena->owns(copy.data()));
   tree = OpTree{};  // the old nodes go before their arena (ASan checks)
   ASSERT_EQ(copy.size(), 2u);
