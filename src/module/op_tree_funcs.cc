@@ -138,9 +138,25 @@ Status TreeParser::funcHeader(OpNode& op) {
     p_ += 2;
     SB_TRY(funcResults(parts));
     parts.signature.end = p_;
+    save = p_;
   } else {
     p_ = save;
   }
+  // After the signature MLIR's func.func has only `attributes {...}`, its
+  // body, a location, or (a declaration) nothing: other text there would
+  // be read as part of the op, and the shard-map import then inlined a
+  // body made of it (mlir_import_fuzz: `@f(%a: t) !!!-> (t {...}) {`, an
+  // output that did not parse again).
+  size_t q = blanksFrom(p_);
+  bool newline = t_.substr(p_, q - p_).find_first_of("\n\r") != std::string_view::npos;
+  p_ = q;
+  bool fine = q >= t_.size() || at('{') || at('}') || atWord("attributes") || atWord("loc") ||
+              (newline && !continuesOnNextLine(q));
+  p_ = save;
+  if (!fine)
+    return parseError("expected '->', 'attributes' or the body '{' after the arguments of func.func, got " +
+                          describe(t_, q),
+                      q);
   return okStatus();
 }
 

@@ -201,6 +201,37 @@ TEST(OpTree, AModuleHeaderHoldsOnlyItsNameAndAttributes) {
   }
 }
 
+// After its signature a func.func holds only `attributes {...}`, its body
+// and a location (or, a declaration, nothing): other text was read as part
+// of the op, and the shard-map import inlined a body made of it
+// (mlir_import_fuzz).
+TEST(OpTree, AFunctionHeaderEndsAtItsSignature) {
+  const std::string junk = "func.func private @f(%a: tensor<4xf32>) !!-> (tensor<4xf32>) {\n  return %a : tensor<4xf32>\n}\n";
+  auto r = parseOpTree(junk);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().offset, junk.find("!!"));
+  EXPECT_EQ(r.error().message,
+            "expected '->', 'attributes' or the body '{' after the arguments of func.func, got '!'");
+  const std::string word = "func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32>) x {\n}\n";
+  auto after = parseOpTree(word);
+  ASSERT_FALSE(after.has_value());
+  EXPECT_EQ(after.error().offset, word.find(" x ") + 1);
+  // What a header may end with: a body, attributes (on the next line too),
+  // results on the next line, a location, or nothing (a declaration, then
+  // the next op or the end of the module).
+  for (const std::string text : {
+           "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n",
+           "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32>\n    attributes {x = 1} {\n  return %a : tensor<4xf32>\n}\n",
+           "func.func @f(%a: tensor<4xf32>)\n    -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n",
+           "func.func @f(%a: tensor<4xf32>) { // a comment\n  return\n}\n",
+           "module {\n  func.func private @g(%a: tensor<4xf32>) -> tensor<4xf32> loc(\"g\")\n  func.func private "
+           "@h()\n}\n",
+       }) {
+    auto ok = parseOpTree(text);
+    EXPECT_TRUE(ok.has_value()) << text << ": " << ok.error().message;
+  }
+}
+
 // A dictionary wrapped after its '{' (hand-written lit tests such as
 // upstream sdy_round_trip_import_shardy_attrs.mlir) is the op's dictionary;
 // the regions that follow on the next lines are still regions.
