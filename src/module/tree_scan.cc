@@ -9,12 +9,9 @@
 #include "module/text_lex.h"
 
 namespace shardbridge::module_detail {
-namespace {
 
-using module::AttrDictNode;
-using module::OpNode;
-using module::OpTree;
-using module::TextSpan;
+// Named, not in the anonymous namespace: TreeScanPlan::Impl holds them.
+namespace tree_scan_events {
 
 enum class EventKind : uint8_t {
   kModuleDict, kModuleBody, kMesh, kArg, kResult, kOpDict, kOtherSdy, kConstraint, kManual
@@ -27,6 +24,43 @@ struct Event {
   int index;  // kArg / kResult; kConstraint / kManual: into the read ops
   int scope;  // the manual scope in force (index into the scopes), 0 outside
 };
+
+}  // namespace tree_scan_events
+
+// What scanTree reads off the tree for one span, whichever the visitor.
+struct TreeScanPlan::Impl {
+  const module::OpTree* tree = nullptr;
+  module::TextSpan span;
+  bool onTree = false;  // false: the scanner must read the text
+  std::vector<tree_scan_events::Event> events;
+  std::vector<size_t> order;  // events in the scanner's order
+  // The manual scopes as the scanner pushes them (Scanner::
+  // parseManualComputation, src/module/scanner_ops.cc): one per custom-form
+  // manual computation, holding the axes of the enclosing ones then its
+  // own, in force inside its body only; 0 is the scope outside. A deque, so
+  // that the events' pointers stay put.
+  std::deque<ManualScope> scopes;
+  std::vector<ConstraintOp> constraints;  // absolute offsets
+  std::vector<ManualComputationOp> manuals;
+  ScanSummary found;
+  // The types OpTypeReader read for an op's dictionary (kOpDict events), by
+  // event: the first visitor that wants them reads them, the next reuses.
+  // typeState: 0 not read, 1 known, 2 not known.
+  std::vector<uint8_t> typeState;
+  std::vector<uint32_t> typeFirst;
+  std::vector<uint32_t> typeCount;
+  std::vector<Span> typeSpans;
+};
+
+namespace {
+
+using module::AttrDictNode;
+using module::OpNode;
+using module::OpTree;
+using module::TextSpan;
+using tree_scan_events::Event;
+using tree_scan_events::EventKind;
+using Plan = TreeScanPlan::Impl;
 
 Span relative(TextSpan s, size_t base) { return {s.begin - base, s.end - base}; }
 
@@ -263,30 +297,6 @@ bool readManual(std::string_view t, const OpNode& op, ManualComputationOp& out) 
   return p == op.regions[0].whole.begin;
 }
 
-// What scanTree reads off the tree for one span, whichever the visitor.
-struct Plan {
-  const OpTree* tree = nullptr;
-  TextSpan span;
-  bool onTree = false;  // false: the scanner must read the text
-  std::vector<Event> events;
-  std::vector<size_t> order;  // events in the scanner's order
-  // The manual scopes as the scanner pushes them (Scanner::
-  // parseManualComputation, src/module/scanner_ops.cc): one per custom-form
-  // manual computation, holding the axes of the enclosing ones then its
-  // own, in force inside its body only; 0 is the scope outside. A deque, so
-  // that the events' pointers stay put.
-  std::deque<ManualScope> scopes;
-  std::vector<ConstraintOp> constraints;  // absolute offsets
-  std::vector<ManualComputationOp> manuals;
-  ScanSummary found;
-  // The types OpTypeReader read for an op's dictionary (kOpDict events), by
-  // event: the first visitor that wants them reads them, the next reuses.
-  // typeState: 0 not read, 1 known, 2 not known.
-  std::vector<uint8_t> typeState;
-  std::vector<uint32_t> typeFirst;
-  std::vector<uint32_t> typeCount;
-  std::vector<Span> typeSpans;
-};
 
 // The events of `span`, in the order the scanner meets them; false where
 // the walk does not reproduce the scanner's (scanTree, tree_scan.h).
@@ -399,7 +409,6 @@ bool buildPlan(const OpTree& tree, TextSpan span, Plan& plan) {
 
 }  // namespace
 
-struct TreeScanPlan::Impl : Plan {};
 TreeScanPlan::TreeScanPlan(bool keepOpTypes) : keepOpTypes_(keepOpTypes) {}
 TreeScanPlan::~TreeScanPlan() = default;
 TreeScanPlan::TreeScanPlan(TreeScanPlan&&) noexcept = default;

@@ -42,10 +42,10 @@ class TreeScanPlan {
   ~TreeScanPlan();
   TreeScanPlan(TreeScanPlan&&) noexcept;
   TreeScanPlan& operator=(TreeScanPlan&&) noexcept;
+  struct Impl;  // what the walk read (tree_scan.cc)
 
  private:
   friend Result<bool> scanTree(const module::OpTree&, module::TextSpan, ScanVisitor&, ScanSummary*, TreeScanPlan*);
-  struct Impl;
   std::unique_ptr<Impl> impl_;
   bool keepOpTypes_ = false;
 };
