@@ -169,6 +169,14 @@ bool equalStorage(const StorageHeader& a, const StorageHeader& b) {
   return false;
 }
 
+}  // namespace
+
+// The shard's parts are named (not anonymous-namespace) types because
+// Context::Impl, which has external linkage, holds them: GCC refuses an
+// anonymous-namespace member type there once the file shares a unity batch
+// (-Wsubobject-linkage).
+namespace context_store {
+
 // A shard's set of stored attributes: open addressing with linear probing
 // over a power-of-two array of {hash, storage} slots, at most half full.
 // Cheaper per look-up than std::unordered_set (no modulo, no node chase, the
@@ -281,6 +289,14 @@ class ShardLock {
   std::atomic<bool> locked_{false};
 };
 
+}  // namespace context_store
+
+namespace {
+
+using context_store::Arena;
+using context_store::InternTable;
+using context_store::ShardLock;
+
 template <typename S>
 S* cloneInto(Arena& arena, const S& probe) {
   S* s = static_cast<S*>(arena.allocate(sizeof(S)));
@@ -350,9 +366,9 @@ const StorageHeader* persist(Arena& arena, const StorageHeader& probe) {
 struct Context::Impl {
   static constexpr size_t kShards = 16;
   struct Shard {
-    detail::ShardLock mu;
-    detail::InternTable set;
-    detail::Arena arena;
+    detail::context_store::ShardLock mu;
+    detail::context_store::InternTable set;
+    detail::context_store::Arena arena;
   };
   Shard shards[kShards];
 };
