@@ -30,14 +30,14 @@ namespace {
 
 using hlo::HloSharding;
 
-constexpr AnyOrderOptions kAnyOrder{true};
+constexpr AnyOrderOptions kLargeAnyOrder{true};
 constexpr int64_t k64K = int64_t{1} << 16;
 constexpr int64_t k1M = int64_t{1} << 20;
 
 // --- the reference model ------------------------------------------------------
 
 // A slice `(pre)size` of mesh axis `axis`.
-struct Chunk {
+struct AxisChunk {
   size_t axis;
   int64_t pre;
   int64_t size;
@@ -46,7 +46,7 @@ struct Chunk {
 struct Model {
   std::vector<int64_t> axisSizes;
   std::vector<int64_t> ids;                 // device at mesh position p; empty: iota
-  std::vector<std::vector<Chunk>> dims;     // per tensor dim, major to minor
+  std::vector<std::vector<AxisChunk>> dims;     // per tensor dim, major to minor
 
   int64_t total() const {
     int64_t n = 1;
@@ -64,7 +64,7 @@ struct Model {
       position /= axisSizes[a];
     }
     int64_t index = 0;
-    for (const Chunk& c : dims[d]) {
+    for (const AxisChunk& c : dims[d]) {
       const int64_t minor = axisSizes[c.axis] / (c.pre * c.size);
       index = index * c.size + (coordinate[c.axis] / minor) % c.size;
     }
@@ -254,7 +254,7 @@ TEST_F(LargeMeshTest, ImportAV1RingOrderOf65536) {
   ASSERT_TRUE(tiles.has_value());
   auto input = HloSharding::tile(*tiles);
   ASSERT_TRUE(input.has_value());
-  auto inferred = inferModuleMesh(ctx_, std::span<const HloSharding>(&*input, 1), kAnyOrder);
+  auto inferred = inferModuleMesh(ctx_, std::span<const HloSharding>(&*input, 1), kLargeAnyOrder);
   ASSERT_TRUE(inferred.has_value()) << inferred.error().message;
   const sdy::MeshAttr m = inferred->mesh;
   ASSERT_EQ(m.axes().size(), 3u);
@@ -367,7 +367,7 @@ TEST_F(LargeMeshTest, ImportAV1RingOrderOf1M) {
   ASSERT_TRUE(tiles.has_value());
   auto input = HloSharding::tile(*tiles);
   ASSERT_TRUE(input.has_value());
-  auto inferred = inferModuleMesh(ctx_, std::span<const HloSharding>(&*input, 1), kAnyOrder);
+  auto inferred = inferModuleMesh(ctx_, std::span<const HloSharding>(&*input, 1), kLargeAnyOrder);
   ASSERT_TRUE(inferred.has_value()) << inferred.error().message;
   const sdy::MeshAttr m = inferred->mesh;
   ASSERT_EQ(m.axes().size(), 2u);

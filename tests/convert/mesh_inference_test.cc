@@ -123,13 +123,13 @@ TEST(InferModuleMesh, GoldenRows) {
   }
 }
 
-struct ErrorRow {
+struct InferErrorRow {
   const char* source;
   std::vector<std::string> shardings;
   const char* message;
 };
 
-const ErrorRow kErrorRows[] = {
+const InferErrorRow kErrorRows[] = {
     {"issue 4 item 4b (upstream aborts: local meshes [2,3] and [3,2])",
      {"{devices=[2,3]<=[6]}", "{devices=[3,2]<=[6]}"},
      "no common mesh for shardings {devices=[2,3]<=[6]} and {devices=[3,2]<=[6]}: local meshes "
@@ -151,7 +151,7 @@ const ErrorRow kErrorRows[] = {
 };
 
 TEST(InferModuleMesh, Errors) {
-  for (const ErrorRow& row : kErrorRows) {
+  for (const InferErrorRow& row : kErrorRows) {
     sdy::Context ctx;
     const std::vector<HloSharding> shardings = parseAll(row.shardings);
     auto inferred = inferModuleMesh(ctx, shardings);

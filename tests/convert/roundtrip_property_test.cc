@@ -77,11 +77,11 @@ int64_t deviceCap(int size) {
 // picks the low end at small sizes): for the shape of a case, not its size.
 int uniform(int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); }
 
-size_t pick(size_t n) { return static_cast<size_t>(uniform(static_cast<int>(n))); }
+size_t uniformPick(size_t n) { return static_cast<size_t>(uniform(static_cast<int>(n))); }
 
 template <typename T>
-void shuffle(std::vector<T>& v) {
-  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[pick(i)]);
+void uniformShuffle(std::vector<T>& v) {
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[uniformPick(i)]);
 }
 
 // A permutation of [0, n) from a generated seed (cheap for big n; the seed
@@ -97,9 +97,9 @@ std::vector<int64_t> seededPermutation(int64_t n) {
 
 // A random ordered factorisation of `n` (prime factors shuffled and grouped),
 // with occasional 1s when `withOnes`; {1} for n = 1.
-std::vector<int64_t> genFactorisation(int64_t n, bool withOnes) {
+std::vector<int64_t> genUniformFactorisation(int64_t n, bool withOnes) {
   std::vector<int64_t> primes = test_util::primeFactors(n);
-  shuffle(primes);
+  uniformShuffle(primes);
   std::vector<int64_t> out;
   for (int64_t p : primes) {
     if (out.empty() || uniform(3) != 0) {
@@ -180,7 +180,7 @@ Order genOrderKind() {
 // A random mesh of at most `cap` devices: 1..5 axes, sizes from a list with
 // many non-powers of two (size-1 axes included).
 sdy::MeshAttr genMesh(sdy::Context& ctx, int64_t cap, std::vector<int64_t>& ids) {
-  const size_t numAxes = 1 + pick(5);
+  const size_t numAxes = 1 + uniformPick(5);
   std::vector<sdy::MeshAxisAttr> axes;
   std::vector<int64_t> sizes;
   const char* const names[] = {"a", "b", "c", "d", "e"};
@@ -229,7 +229,7 @@ Generated genSharding(sdy::Context& ctx, sdy::MeshAttr mesh) {
       if (uniform(2) == 0) pieces.push_back(1);
     } else {
       std::vector<int64_t> primes = test_util::primeFactors(axis.size());
-      shuffle(primes);
+      uniformShuffle(primes);
       for (int64_t p : primes) {
         if (pieces.empty() || uniform(2) == 0) {
           pieces.push_back(p);
@@ -252,11 +252,11 @@ Generated genSharding(sdy::Context& ctx, sdy::MeshAttr mesh) {
         unreduced.push_back(ref);
       } else {
         auto& dim = dims[static_cast<size_t>(where)];
-        dim.insert(dim.begin() + static_cast<std::ptrdiff_t>(pick(dim.size() + 1)), ref);
+        dim.insert(dim.begin() + static_cast<std::ptrdiff_t>(uniformPick(dim.size() + 1)), ref);
       }
     }
   }
-  shuffle(out.manual);
+  uniformShuffle(out.manual);
   // Neighbours that continue one another must be written merged.
   auto mergeNeighbours = [&](std::vector<sdy::AxisRefAttr>& dim) {
     for (size_t i = 0; i + 1 < dim.size();) {
@@ -439,7 +439,7 @@ bool collapsesOnRebuild(const HloSharding& sharding) {
 // transposed); a plain tile, `last_tile_dim_replicate`, or `last_tile_dims`
 // of REPLICATED and UNREDUCED (never MANUAL).
 HloSharding genTiled(int64_t n, bool explicitList) {
-  const std::vector<int64_t> dims = genFactorisation(n, true);
+  const std::vector<int64_t> dims = genUniformFactorisation(n, true);
   hlo::TileAssignment tiles;
   if (explicitList) {
     const std::vector<int64_t> order = genOrder(dims, n, genOrderKind());
@@ -447,10 +447,10 @@ HloSharding genTiled(int64_t n, bool explicitList) {
     RC_ASSERT(built.has_value());
     tiles = *built;
   } else {
-    const std::vector<int64_t> reshape = genFactorisation(n, false);
+    const std::vector<int64_t> reshape = genUniformFactorisation(n, false);
     std::vector<int> perm(reshape.size());
     std::iota(perm.begin(), perm.end(), 0);
-    shuffle(perm);
+    uniformShuffle(perm);
     auto built = hlo::TileAssignment::iota(dims, reshape, perm);
     RC_ASSERT(built.has_value());
     tiles = *built;
@@ -473,7 +473,7 @@ HloSharding genTiled(int64_t n, bool explicitList) {
                               : HloSharding::tile(tiles, metadata);
       break;
     default: {
-      const size_t numTypes = pick(std::min<size_t>(dims.size(), 3) + 1);
+      const size_t numTypes = uniformPick(std::min<size_t>(dims.size(), 3) + 1);
       std::vector<hlo::OpShardingType> types;
       for (size_t i = 0; i < numTypes; ++i) {
         types.push_back(

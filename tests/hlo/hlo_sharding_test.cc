@@ -9,9 +9,12 @@
 #include <numeric>
 
 #include "shardbridge/hlo/text.h"
+#include "hlo/test_helpers.h"
 
 namespace shardbridge::hlo {
 namespace {
+
+using test_helpers::genPerm;
 
 using I64s = std::vector<int64_t>;
 using Ints = std::vector<int>;
@@ -257,12 +260,6 @@ struct RandomTiles {
   Ints perm;
 };
 
-Ints genPerm(size_t n) {
-  Ints perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  for (size_t i = n; i > 1; --i) std::swap(perm[i - 1], perm[*rc::gen::inRange<size_t>(0, i)]);
-  return perm;
-}
 
 rc::Gen<RandomTiles> genTiles() {
   return rc::gen::exec([] {

@@ -8,15 +8,13 @@
 #include <rapidcheck/gtest.h>
 
 #include "shardbridge/hlo/text.h"
+#include "hlo/test_helpers.h"
 
 namespace shardbridge::hlo {
 namespace {
 
-HloSharding parse(const char* text) {
-  auto s = parseSharding(text);
-  EXPECT_TRUE(s.has_value()) << text << ": " << s.error().message;
-  return s.has_value() ? *s : HloSharding();
-}
+using test_helpers::parse;
+
 
 struct Conversion {
   const char* v2;

@@ -8,13 +8,15 @@
 
 #include "shardbridge/hlo/hlo_sharding.h"
 #include "shardbridge/hlo/text.h"
+#include "hlo/test_helpers.h"
 
 namespace shardbridge::hlo {
 namespace {
 
+using test_helpers::parse;
+
 using I64s = std::vector<int64_t>;
 
-HloSharding parse(const char* text) { return parseSharding(text).value(); }
 Shape shape(const char* text) { return parseShape(text).value(); }
 
 std::string validateMessage(const char* sharding, const char* shapeText,

@@ -3,6 +3,7 @@
 // their source: upstream xla/hlo/parser/hlo_parser_test.cc /
 // xla/service/hlo_sharding_test.cc, docs/upstream.md, or issue 3.
 #include "shardbridge/hlo/text.h"
+#include "hlo/test_helpers.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -12,6 +13,8 @@
 
 namespace shardbridge::hlo {
 namespace {
+
+using test_helpers::genPerm;
 
 using I64s = std::vector<int64_t>;
 using Ints = std::vector<int>;
@@ -134,7 +137,7 @@ TEST(ShardingTextTest, UpstreamQuirksKept) {
   EXPECT_FALSE(parseSharding(s.toString(true)).has_value());
 }
 
-struct BadRow {
+struct TextBadRow {
   std::string input;
   std::string message;
   size_t offset;
@@ -142,7 +145,7 @@ struct BadRow {
 };
 
 TEST(ShardingTextTest, RejectsWithLocatedErrors) {
-  const BadRow rows[] = {
+  const TextBadRow rows[] = {
       // Upstream messages (hlo_parser.cc).
       {"replicated", "expected '{' to start sharding attribute", 0},
       {"{replicated device=1}", "replicated shardings should not have any devices assigned", 1},
@@ -258,12 +261,6 @@ TEST(ShardingTextTest, InputLimits) {
 
 // --- property tests --------------------------------------------------------
 
-Ints genPerm(size_t n) {
-  Ints perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  for (size_t i = n; i > 1; --i) std::swap(perm[i - 1], perm[*rc::gen::inRange<size_t>(0, i)]);
-  return perm;
-}
 
 std::string genText(bool raw) {
   if (raw) {

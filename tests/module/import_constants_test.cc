@@ -14,7 +14,7 @@
 namespace shardbridge::module {
 namespace {
 
-const std::string kText =
+const std::string kConstantsText =
     "func.func private @body(%arg0: tensor<i32>) -> tensor<i32> {\n"
     "  %c = stablehlo.constant dense<1> : tensor<i32>\n"
     "  return %c : tensor<i32>\n"
@@ -29,7 +29,7 @@ const std::string kText =
 std::pair<bool, std::string> over(const OpTree& tree, const Rewriter& pending) {
   std::map<std::string, std::string, std::less<>> options;
   std::vector<ModuleWarning> warnings;
-  Rewriter both(kText);
+  Rewriter both(kConstantsText);
   PassContext ctx{tree, both, options, warnings};
   auto r = runImportConstantsOver(ctx, pending);
   EXPECT_TRUE(r.has_value());
@@ -40,10 +40,10 @@ std::pair<bool, std::string> over(const OpTree& tree, const Rewriter& pending) {
 }
 
 TEST(ImportConstantsOver, RenamesAlongsideEditsElsewhere) {
-  auto tree = parseOpTree(kText);
+  auto tree = parseOpTree(kConstantsText);
   ASSERT_TRUE(tree.has_value());
-  Rewriter pending(kText);
-  size_t at = kText.find("dense<2>");
+  Rewriter pending(kConstantsText);
+  size_t at = kConstantsText.find("dense<2>");
   pending.replace({static_cast<uint32_t>(at), static_cast<uint32_t>(at + 8)}, "dense<3>");
   auto [composed, text] = over(*tree, pending);
   ASSERT_TRUE(composed);
@@ -52,19 +52,19 @@ TEST(ImportConstantsOver, RenamesAlongsideEditsElsewhere) {
 }
 
 TEST(ImportConstantsOver, RefusesAConstantInBytesTheEditsErase) {
-  auto tree = parseOpTree(kText);
+  auto tree = parseOpTree(kConstantsText);
   ASSERT_TRUE(tree.has_value());
-  Rewriter pending(kText);
-  size_t end = kText.find("func.func @main");
+  Rewriter pending(kConstantsText);
+  size_t end = kConstantsText.find("func.func @main");
   pending.erase({0, static_cast<uint32_t>(end)});  // the private function goes, text and all
   EXPECT_FALSE(over(*tree, pending).first);
 }
 
 TEST(ImportConstantsOver, RefusesAConstantTheEditsWrite) {
-  auto tree = parseOpTree(kText);
+  auto tree = parseOpTree(kConstantsText);
   ASSERT_TRUE(tree.has_value());
-  Rewriter pending(kText);
-  size_t at = kText.find("  return %c : tensor<i32>\n}\n", kText.find("@main"));
+  Rewriter pending(kConstantsText);
+  size_t at = kConstantsText.find("  return %c : tensor<i32>\n}\n", kConstantsText.find("@main"));
   pending.insert(at, "  %d = stablehlo.constant dense<4> : tensor<i32>\n");
   EXPECT_FALSE(over(*tree, pending).first);
 }

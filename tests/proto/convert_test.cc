@@ -12,23 +12,17 @@
 #include "shardbridge/hlo/text.h"
 #include "shardbridge/proto/pb/wire.h"
 #include "proto/tiled_kind_gen.h"
+#include "proto/test_helpers.h"
 
 namespace shardbridge::proto {
 namespace {
 
+using test_helpers::pbtxt;
+using test_helpers::text;
+
 using hlo::HloSharding;
 
-wire::OpSharding pbtxt(const std::string& text) {
-  auto p = parseOpShardingText(text);
-  EXPECT_TRUE(p.has_value()) << text << ": " << p.error().message;
-  return p ? *p : wire::OpSharding();
-}
 
-HloSharding text(const std::string& s) {
-  auto r = hlo::parseSharding(s);
-  EXPECT_TRUE(r.has_value()) << s << ": " << r.error().message;
-  return r ? *r : HloSharding();
-}
 
 // --- the ladder, one failure per row, in XLA's order (docs/upstream.md § FromProto) -------------
 

@@ -15,14 +15,18 @@
 #include "shardbridge/hlo/text.h"
 #include "shardbridge/proto/op_sharding.h"
 #include "shardbridge/proto/pb/wire.h"
+#include "proto/test_helpers.h"
 
 namespace shardbridge::proto {
 namespace {
 
+using test_helpers::pbtxt;
+using test_helpers::text;
+
 using namespace std::string_literals;
 using hlo::HloSharding;
 
-std::string hex(const std::string& s) {
+std::string hexBytes(const std::string& s) {
   static const char* digits = "0123456789abcdef";
   std::string out;
   for (unsigned char c : s) {
@@ -33,17 +37,7 @@ std::string hex(const std::string& s) {
   return out;
 }
 
-HloSharding text(const std::string& s) {
-  auto r = hlo::parseSharding(s);
-  EXPECT_TRUE(r.has_value()) << s << ": " << r.error().message;
-  return r ? *r : HloSharding();
-}
 
-wire::OpSharding pbtxt(const std::string& s) {
-  auto p = parseOpShardingText(s);
-  EXPECT_TRUE(p.has_value()) << s << ": " << p.error().message;
-  return p ? *p : wire::OpSharding();
-}
 
 // 3a 18 | 0a 11 "sdy::reduction_op" | 12 03 <name>: one metadata entry.
 std::string entry(const std::string& name) {
@@ -55,10 +49,10 @@ std::string entry(const std::string& name) {
 void expectBytes(const HloSharding& s, const std::string& bytes) {
   auto message = toProto(s);
   ASSERT_TRUE(message.has_value()) << message.error().message;
-  EXPECT_EQ(hex(serializeOpSharding(*message)), hex(bytes));
+  EXPECT_EQ(hexBytes(serializeOpSharding(*message)), hexBytes(bytes));
   auto encoded = printOpSharding(s, ProtoFormat::kBinary);
   ASSERT_TRUE(encoded.has_value()) << encoded.error().message;
-  EXPECT_EQ(hex(*encoded), hex(bytes));
+  EXPECT_EQ(hexBytes(*encoded), hexBytes(bytes));
 }
 
 struct Case {

@@ -89,7 +89,7 @@ std::vector<int> genPermutation(size_t n) {
   return perm;
 }
 
-hlo::OpMetadata genMetadata() {
+hlo::OpMetadata genEncoderMetadata() {
   hlo::OpMetadata md;
   md.opType = *rc::gen::element<std::string>("", "dot", "add");
   md.opName = *rc::gen::container<std::string>(*rc::gen::inRange<size_t>(0, 4),
@@ -135,9 +135,9 @@ TileAssignment genTiles() {
   return TileAssignment::iota(dims, reshape, genPermutation(reshape.size())).value();
 }
 
-HloSharding genLeaf() {
+HloSharding genEncoderLeaf() {
   std::vector<hlo::OpMetadata> md;
-  for (size_t i = *rc::gen::element<size_t>(0, 0, 0, 1, 2); i > 0; --i) md.push_back(genMetadata());
+  for (size_t i = *rc::gen::element<size_t>(0, 0, 0, 1, 2); i > 0; --i) md.push_back(genEncoderMetadata());
   HloSharding s;
   switch (*rc::gen::inRange(0, 8)) {
     case 0: s = HloSharding::replicate(md); break;
@@ -172,9 +172,9 @@ HloSharding genLeaf() {
 }
 
 HloSharding genSharding() {
-  if (*rc::gen::inRange(0, 4) != 0) return genLeaf();
+  if (*rc::gen::inRange(0, 4) != 0) return genEncoderLeaf();
   std::vector<HloSharding> leaves;
-  for (size_t i = *rc::gen::inRange<size_t>(0, 7); i > 0; --i) leaves.push_back(genLeaf());
+  for (size_t i = *rc::gen::inRange<size_t>(0, 7); i > 0; --i) leaves.push_back(genEncoderLeaf());
   return HloSharding::tuple(std::move(leaves));
 }
 

@@ -19,7 +19,7 @@ using Part = AttrPath::Part;
 // Builds attributes tersely and keeps a table of hand-made source locations:
 // locate() gives every part of an attribute its own offset, so a test can
 // check that an error points at exactly the part it names.
-class Builder {
+class VerifierBuilder {
  public:
   Context ctx;
 
@@ -118,7 +118,7 @@ std::string describe(const AttrPath& p) {
 
 struct MeshCase {
   const char* name;
-  std::function<MeshAttr(Builder&)> build;
+  std::function<MeshAttr(VerifierBuilder&)> build;
   std::string message;  // empty: valid
   AttrPath where;
 };
@@ -126,99 +126,99 @@ struct MeshCase {
 TEST(VerifyMesh, Table) {
   const int64_t kBig = int64_t{1} << 32;
   std::vector<MeshCase> cases = {
-      {"empty mesh", [](Builder& b) { return b.mesh({}); }, "", {}},
-      {"maximal mesh", [](Builder& b) { return b.mesh({}, {3}); }, "", {}},
+      {"empty mesh", [](VerifierBuilder& b) { return b.mesh({}); }, "", {}},
+      {"maximal mesh", [](VerifierBuilder& b) { return b.mesh({}, {3}); }, "", {}},
       {"axes",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}, {"b", 3}});
        },
        "",
        {}},
       {"size-1 axis",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 1}});
        },
        "",
        {}},
       {"permuted ids",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 3}, {"b", 2}}, {0, 2, 4, 1, 3, 5});
        },
        "",
        {}},
       {"zero axis size",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}, {"b", 0}});
        },
        "axis size must be at least 1, got: 0", path(Part::kMeshAxisSize, 1)},
       {"negative axis size",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", -3}});
        },
        "axis size must be at least 1, got: -3", path(Part::kMeshAxisSize, 0)},
       {"axis size before device ids",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 0}}, {-1});
        },
        "axis size must be at least 1, got: 0", path(Part::kMeshAxisSize, 0)},
-      {"negative device id, no axes", [](Builder& b) { return b.mesh({}, {-1}); },
+      {"negative device id, no axes", [](VerifierBuilder& b) { return b.mesh({}, {-1}); },
        "device id must be non-negative, got: -1", path(Part::kDeviceId, 0)},
       {"negative device id",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}}, {1, -1});
        },
        "device id must be non-negative, got: -1", path(Part::kDeviceId, 1)},
       {"negative id before empty-axes rule",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({}, {0, -5});
        },
        "device id must be non-negative, got: -5", path(Part::kDeviceId, 1)},
       {"no axes, two ids",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({}, {1, 0});
        },
        "axes is empty and device_ids has more than one element", path(Part::kDeviceIds)},
       {"duplicate axis name",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}, {"b", 2}, {"a", 4}});
        },
        "duplicate axis name: \"a\"", path(Part::kMeshAxis, 2)},
       {"duplicate before device count",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}, {"a", 2}}, {0, 1, 3});
        },
        "duplicate axis name: \"a\"", path(Part::kMeshAxis, 1)},
       {"overflowing total",
-       [kBig](Builder& b) {
+       [kBig](VerifierBuilder& b) {
          return b.mesh({{"a", kBig}, {"b", kBig}, {"c", 2}});
        },
        "total product of axis sizes overflows int64 at axis \"b\"", path(Part::kMeshAxisSize, 1)},
       {"too many ids",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}, {"b", 2}}, {0, 2, 1, 3, 4, 5});
        },
        "total product of axis sizes must match total number of device ids, got: 4 != 6",
        path(Part::kDeviceIds)},
       {"too few ids",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}}, {0});
        },
        "total product of axis sizes must match total number of device ids, got: 2 != 1",
        path(Part::kDeviceIds)},
       {"duplicated ids",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}}, {1, 1});
        },
        "sorted device ids must be iota(product(axes)), got: 1, 1", path(Part::kDeviceIds)},
       {"out-of-range ids",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.mesh({{"a", 2}}, {2, 1});
        },
        "sorted device ids must be iota(product(axes)), got: 1, 2", path(Part::kDeviceIds)},
   };
   for (const MeshCase& c : cases) {
     SCOPED_TRACE(c.name);
-    Builder b;
+    VerifierBuilder b;
     MeshAttr mesh = c.build(b);
     b.locateMesh(mesh, -1);
     Status plain = verifyMesh(mesh);
@@ -241,7 +241,7 @@ TEST(VerifyMesh, Table) {
 // The "ids equal iota" rule cannot fire for a mesh built through
 // MeshAttr::get: the builder drops such ids, as upstream's does.
 TEST(VerifyMesh, ExplicitIotaIsDroppedByTheBuilder) {
-  Builder b;
+  VerifierBuilder b;
   MeshAttr mesh = b.mesh({{"a", 2}, {"b", 2}}, {0, 1, 2, 3});
   EXPECT_TRUE(mesh.deviceIds().empty());
   EXPECT_TRUE(verifyMesh(mesh).has_value());
@@ -251,7 +251,7 @@ TEST(VerifyMesh, ExplicitIotaIsDroppedByTheBuilder) {
 // verifyTensorSharding
 
 // Meshes every sharding case may name.
-std::map<std::string, MeshAttr> standardMeshes(Builder& b) {
+std::map<std::string, MeshAttr> standardMeshes(VerifierBuilder& b) {
   return {
       {"mesh", b.mesh({{"a", 2}, {"b", 4}, {"c", 16}})},
       {"cab", b.mesh({{"c", 2}, {"a", 2}, {"b", 2}})},
@@ -270,7 +270,7 @@ MeshLookup lookupIn(std::map<std::string, MeshAttr> meshes) {
 
 struct ShardingCase {
   const char* name;
-  std::function<TensorShardingAttr(Builder&)> build;
+  std::function<TensorShardingAttr(VerifierBuilder&)> build;
   std::optional<std::string> type;
   bool checkDivisibility;
   std::string message;  // empty: valid
@@ -286,7 +286,7 @@ MlirType parseTypeOrDie(const std::string& text) {
 void runShardingCases(const std::vector<ShardingCase>& cases) {
   for (const ShardingCase& c : cases) {
     SCOPED_TRACE(c.name);
-    Builder b;
+    VerifierBuilder b;
     MeshLookup lookup = lookupIn(standardMeshes(b));
     TensorShardingAttr sharding = c.build(b);
     b.locate(sharding);
@@ -318,25 +318,25 @@ const std::optional<std::string> kNoType;
 
 TEST(VerifyTensorSharding, MeshResolution) {
   runShardingCases({
-      {"unknown mesh", [](Builder& b) { return b.sh(b.ref("missing"), {b.closed({})}); },
+      {"unknown mesh", [](VerifierBuilder& b) { return b.sh(b.ref("missing"), {b.closed({})}); },
        "tensor<8xf32>", false, "unknown mesh: @missing", path(Part::kMeshOrRef)},
-      {"unknown mesh with a quoted name", [](Builder& b) { return b.sh(b.ref("my mesh"), {}); },
+      {"unknown mesh with a quoted name", [](VerifierBuilder& b) { return b.sh(b.ref("my mesh"), {}); },
        kNoType, false, "unknown mesh: @\"my mesh\"", path(Part::kMeshOrRef)},
-      {"invalid referenced mesh", [](Builder& b) { return b.sh(b.ref("bad"), {}); }, kNoType, false,
+      {"invalid referenced mesh", [](VerifierBuilder& b) { return b.sh(b.ref("bad"), {}); }, kNoType, false,
        "axis size must be at least 1, got: 0", path(Part::kMeshOrRef)},
       {"invalid inline mesh",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.mesh({{"x", 2}, {"x", 2}}), {b.closed({b.ax("x")})});
        },
        "tensor<8xf32>", false, "duplicate axis name: \"x\"", path(Part::kMeshAxis, 1)},
       {"inline mesh checked before the type",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.mesh({{"x", 0}}), {});
        },
        "tensor<8xf32>", false, "axis size must be at least 1, got: 0",
        path(Part::kMeshAxisSize, 0)},
       {"valid inline mesh",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.mesh({{"x", 2}, {"y", 2}}), {b.closed({b.ax("x")}), b.open({})});
        },
        "tensor<8x8xf32>",
@@ -344,7 +344,7 @@ TEST(VerifyTensorSharding, MeshResolution) {
        "",
        {}},
       {"empty mesh, empty dims",
-       [](Builder& b) { return b.sh(b.ref("empty"), {b.closed({})}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("empty"), {b.closed({})}); },
        "tensor<8xf32>",
        false,
        "",
@@ -355,86 +355,86 @@ TEST(VerifyTensorSharding, MeshResolution) {
 TEST(VerifyTensorSharding, MaximalAndTypeRules) {
   runShardingCases({
       {"maximal, rank 0",
-       [](Builder& b) { return b.sh(b.ref("maximal"), {}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("maximal"), {}); },
        "tensor<8x8xf32>",
        false,
        "",
        {}},
       {"maximal ignores the type",
-       [](Builder& b) { return b.sh(b.ref("maximal"), {}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("maximal"), {}); },
        "tuple<f32, f32>",
        false,
        "",
        {}},
-      {"maximal with a dim", [](Builder& b) { return b.sh(b.ref("maximal"), {b.closed({})}); },
+      {"maximal with a dim", [](VerifierBuilder& b) { return b.sh(b.ref("maximal"), {b.closed({})}); },
        "tensor<8xf32>", false,
        "a maximal sharding can only have a sharding with rank 0 and no replicated or unreduced "
        "axes.",
        path(Part::kDim, 0)},
       {"maximal with replicated axes",
-       [](Builder& b) { return b.sh(b.ref("maximal"), {}, {b.ax("a")}); }, kNoType, false,
+       [](VerifierBuilder& b) { return b.sh(b.ref("maximal"), {}, {b.ax("a")}); }, kNoType, false,
        "a maximal sharding can only have a sharding with rank 0 and no replicated or unreduced "
        "axes.",
        path(Part::kReplicatedAxis, 0)},
       {"maximal with unreduced axes",
-       [](Builder& b) { return b.sh(b.ref("maximal"), {}, {}, {b.ax("a")}); }, kNoType, false,
+       [](VerifierBuilder& b) { return b.sh(b.ref("maximal"), {}, {}, {b.ax("a")}); }, kNoType, false,
        "a maximal sharding can only have a sharding with rank 0 and no replicated or unreduced "
        "axes.",
        path(Part::kUnreducedAxis, 0)},
-      {"tuple of two", [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
+      {"tuple of two", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
        "tuple<tensor<8xf32>,tensor<8xf32>>", false,
        "ops can only have a sharding for a tuple of size 1: tuple<tensor<8xf32>, tensor<8xf32>>",
        path(Part::kWhole)},
-      {"empty tuple", [](Builder& b) { return b.sh(b.ref("mesh"), {}); }, "tuple<>", false,
+      {"empty tuple", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {}); }, "tuple<>", false,
        "ops can only have a sharding for a tuple of size 1: tuple<>", path(Part::kWhole)},
       {"tuple of one tensor",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("a")})}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("a")})}); },
        "tuple<tensor<8xf32>>",
        true,
        "",
        {}},
-      {"tuple of one token", [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
+      {"tuple of one token", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
        "tuple<!stablehlo.token>", false,
        "non-shaped tensors can only have a sharding with rank 0 and no replicated or unreduced "
        "axes. type: tuple<!stablehlo.token>, sharding: #sdy.sharding<@mesh, [{}]>",
        path(Part::kDim, 0)},
-      {"token with a dim", [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
+      {"token with a dim", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
        "!stablehlo.token", false,
        "non-shaped tensors can only have a sharding with rank 0 and no replicated or unreduced "
        "axes. type: !stablehlo.token, sharding: #sdy.sharding<@mesh, [{}]>",
        path(Part::kDim, 0)},
       {"token with replicated axes",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {}, {b.ax("a")}); }, "!stablehlo.token", false,
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {}, {b.ax("a")}); }, "!stablehlo.token", false,
        "non-shaped tensors can only have a sharding with rank 0 and no replicated or unreduced "
        "axes. type: !stablehlo.token, sharding: #sdy.sharding<@mesh, [], replicated={\"a\"}>",
        path(Part::kReplicatedAxis, 0)},
       {"scalar with unreduced axes",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {}, {}, {b.ax("b")}); }, "f32", false,
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {}, {}, {b.ax("b")}); }, "f32", false,
        "non-shaped tensors can only have a sharding with rank 0 and no replicated or unreduced "
        "axes. type: f32, sharding: #sdy.sharding<@mesh, [], unreduced={\"b\"}>",
        path(Part::kUnreducedAxis, 0)},
       {"token, rank 0",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {}); },
        "!stablehlo.token",
        false,
        "",
        {}},
-      {"unranked", [](Builder& b) { return b.sh(b.ref("mesh"), {}); }, "tensor<*xf32>", false,
+      {"unranked", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {}); }, "tensor<*xf32>", false,
        "only ranked tensors can have a sharding. type: tensor<*xf32>", path(Part::kWhole)},
       {"too many dims",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({}), b.closed({b.ax("b")})}, {b.ax("a")});
        },
        "tensor<8xf32>", false, "sharding doesn't match tensor rank: 2 != 1", path(Part::kDim, 1)},
-      {"too few dims", [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
+      {"too few dims", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({})}); },
        "tensor<?x?xf32>", false, "sharding doesn't match tensor rank: 1 != 2", path(Part::kWhole)},
       {"rank checked before axes",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("z")})}); }, "tensor<f32>",
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("z")})}); }, "tensor<f32>",
        false, "sharding doesn't match tensor rank: 1 != 0", path(Part::kDim, 0)},
       // Without a type only the mesh-level rules apply: a fully replicated
       // sharding of any rank is fine, and the axes are still checked.
       {"no type, fully replicated",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({}), b.open({})});
        },
        kNoType,
@@ -442,7 +442,7 @@ TEST(VerifyTensorSharding, MaximalAndTypeRules) {
        "",
        {}},
       {"no type, unknown axis",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("z")})}); }, kNoType, true,
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("z")})}); }, kNoType, true,
        "unknown axis name: \"z\"", path(Part::kDimAxis, 0, 0)},
   });
 }
@@ -450,37 +450,37 @@ TEST(VerifyTensorSharding, MaximalAndTypeRules) {
 TEST(VerifyTensorSharding, DimensionRules) {
   runShardingCases({
       {"negative priority",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("a")}, -1)}); }, "tensor<8xf32>",
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("a")}, -1)}); }, "tensor<8xf32>",
        false, "dim 0 has a negative priority", path(Part::kDimPriority, 0)},
       {"empty closed dim with priority",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("a")}), b.closed({}, 3)});
        },
        "tensor<8x8xf32>", false, "dim 1 is empty and closed but has a priority",
        path(Part::kDimPriority, 1)},
       {"empty open dim with priority",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.open({}, 1)}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.open({}, 1)}); },
        "tensor<8xf32>",
        false,
        "",
        {}},
       {"priority checked before the axes of its dim",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("z")}, -2)}); }, "tensor<8xf32>",
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("z")}, -2)}); }, "tensor<8xf32>",
        false, "dim 0 has a negative priority", path(Part::kDimPriority, 0)},
       {"not divisible",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("b")}), b.closed({})});
        },
        "tensor<6x8xf32>", true, "dim 0 with size 6 is not divisible by its sharded size 4",
        path(Part::kDim, 0)},
       {"not divisible, sub-axes",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({}), b.closed({b.ax("a"), b.ax("c", 2, 4)})});
        },
        "tensor<8x12xf32>", true, "dim 1 with size 12 is not divisible by its sharded size 8",
        path(Part::kDim, 1)},
       {"divisibility off",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("b")}), b.closed({})});
        },
        "tensor<6x8xf32>",
@@ -488,7 +488,7 @@ TEST(VerifyTensorSharding, DimensionRules) {
        "",
        {}},
       {"dynamic dim skipped",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("b")}), b.closed({})});
        },
        "tensor<?x8xf32>",
@@ -496,18 +496,18 @@ TEST(VerifyTensorSharding, DimensionRules) {
        "",
        {}},
       {"dim 0 divisibility before dim 1 axes",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("b")}), b.closed({b.ax("z")})});
        },
        "tensor<6x8xf32>", true, "dim 0 with size 6 is not divisible by its sharded size 4",
        path(Part::kDim, 0)},
       {"dim 0 axes before dim 1 divisibility",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("z")}), b.closed({b.ax("b")})});
        },
        "tensor<8x6xf32>", true, "unknown axis name: \"z\"", path(Part::kDimAxis, 0, 0)},
       {"divisibility deferred for a malformed sub-axis",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 0)})}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 0)})}); },
        "tensor<8xf32>", true, "sub-axis sizes must be greater than 1: \"c\":(1)0",
        path(Part::kDimAxis, 0, 0)},
   });
@@ -516,66 +516,66 @@ TEST(VerifyTensorSharding, DimensionRules) {
 TEST(VerifyTensorSharding, AxisListRules) {
   runShardingCases({
       {"unknown axis in a dim",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({}), b.closed({b.ax("z")})});
        },
        "tensor<8x8xf32>", false, "unknown axis name: \"z\"", path(Part::kDimAxis, 1, 0)},
       {"unknown sub-axis name",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("a"), b.ax("z", 1, 2)})});
        },
        "tensor<8xf32>", false, "unknown axis name: \"z\"", path(Part::kDimAxis, 0, 1)},
       {"unknown replicated axis",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({})}, {b.ax("z")}); }, "tensor<8xf32>",
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({})}, {b.ax("z")}); }, "tensor<8xf32>",
        false, "unknown axis name: \"z\"", path(Part::kReplicatedAxis, 0)},
       {"unknown unreduced axis",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({})}, {}, {b.ax("z")}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({})}, {}, {b.ax("z")}); },
        "tensor<8xf32>", false, "unknown axis name: \"z\"", path(Part::kUnreducedAxis, 0)},
       {"duplicate in one dim",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("a"), b.ax("a")})});
        },
        "tensor<8xf32>", false, "duplicate axis ref: \"a\"", path(Part::kDimAxis, 0, 1)},
       {"duplicate across dims",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("a")}), b.closed({b.ax("a")})});
        },
        "tensor<8x8xf32>", false, "duplicate axis ref: \"a\"", path(Part::kDimAxis, 1, 0)},
       {"duplicate dim and replicated",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({}), b.closed({b.ax("a")})}, {b.ax("a")});
        },
        "tensor<8x8xf32>", false, "duplicate axis ref: \"a\"", path(Part::kReplicatedAxis, 0)},
       {"duplicate dim and unreduced",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("a")})}, {}, {b.ax("a")}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("a")})}, {}, {b.ax("a")}); },
        "tensor<8xf32>", false, "duplicate axis ref: \"a\"", path(Part::kUnreducedAxis, 0)},
       {"duplicate replicated and unreduced",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {}, {b.ax("a")}, {b.ax("a")}); }, kNoType, false,
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {}, {b.ax("a")}, {b.ax("a")}); }, kNoType, false,
        "duplicate axis ref: \"a\"", path(Part::kUnreducedAxis, 0)},
       {"duplicate within replicated",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {}, {b.ax("a"), b.ax("a")});
        },
        kNoType, false, "duplicate axis ref: \"a\"", path(Part::kReplicatedAxis, 1)},
       {"duplicate sub-axis",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 2)}), b.closed({b.ax("c", 1, 2)})});
        },
        "tensor<8x8xf32>", false, "duplicate axis ref: \"c\":(1)2", path(Part::kDimAxis, 1, 0)},
       {"mergeable neighbours in a dim",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 2), b.ax("c", 2, 2)})});
        },
        "tensor<8xf32>", false, "two consecutive sub-axes can be merged: \"c\":(1)2, \"c\":(2)2",
        path(Part::kDimAxis, 0, 1)},
       {"mergeable neighbours in replicated",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {}, {b.ax("c", 1, 2), b.ax("c", 2, 4)});
        },
        kNoType, false, "two consecutive sub-axes can be merged: \"c\":(1)2, \"c\":(2)4",
        path(Part::kReplicatedAxis, 1)},
       {"a full axis between mergeable sub-axes",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 2), b.ax("a"), b.ax("c", 2, 2)})});
        },
        "tensor<8xf32>",
@@ -583,7 +583,7 @@ TEST(VerifyTensorSharding, AxisListRules) {
        "",
        {}},
       {"sub-axes in reverse order",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 2, 2), b.ax("c", 1, 2)})});
        },
        "tensor<8xf32>",
@@ -591,7 +591,7 @@ TEST(VerifyTensorSharding, AxisListRules) {
        "",
        {}},
       {"sub-axes in different dims",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 4)}), b.closed({b.ax("c", 4, 4)})});
        },
        "tensor<8x8xf32>",
@@ -604,18 +604,18 @@ TEST(VerifyTensorSharding, AxisListRules) {
 TEST(VerifyTensorSharding, ReplicatedAndUnreducedOrder) {
   runShardingCases({
       {"replicated not in mesh order",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("cab"), {}, {b.ax("a"), b.ax("b"), b.ax("c")});
        },
        kNoType, false, "replicated axes are not ordered w.r.t. mesh",
        path(Part::kReplicatedAxis, 2)},
       {"unreduced not in mesh order",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("cab"), {}, {}, {b.ax("a"), b.ax("b"), b.ax("c")});
        },
        kNoType, false, "unreduced axes are not ordered w.r.t. mesh", path(Part::kUnreducedAxis, 2)},
       {"mesh order, not alphabetical",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("cab"), {}, {b.ax("c"), b.ax("a")}, {b.ax("b")});
        },
        kNoType,
@@ -623,24 +623,24 @@ TEST(VerifyTensorSharding, ReplicatedAndUnreducedOrder) {
        "",
        {}},
       {"sub-axes of one axis out of order",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {}, {b.ax("c", 4, 2), b.ax("c", 1, 2)});
        },
        kNoType, false, "replicated axes are not ordered w.r.t. mesh",
        path(Part::kReplicatedAxis, 1)},
       {"order checked before the names",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {}, {b.ax("z"), b.ax("a")});
        },
        kNoType, false, "replicated axes are not ordered w.r.t. mesh",
        path(Part::kReplicatedAxis, 1)},
       {"dims checked before replicated order",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("cab"), {b.closed({b.ax("z")})}, {b.ax("b"), b.ax("a")});
        },
        "tensor<8xf32>", false, "unknown axis name: \"z\"", path(Part::kDimAxis, 0, 0)},
       {"replicated checked before unreduced",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("cab"), {}, {b.ax("b"), b.ax("a")}, {b.ax("b"), b.ax("a")});
        },
        kNoType, false, "replicated axes are not ordered w.r.t. mesh",
@@ -652,75 +652,75 @@ TEST(VerifyTensorSharding, SubAxisRules) {
   const int64_t kHuge = int64_t{1} << 62;
   runShardingCases({
       {"full axis then sub-axis",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c")}), b.closed({b.ax("c", 1, 2)})});
        },
        "tensor<8x8xf32>", false, "both sub-axis and full-axis are used for axis name: \"c\"",
        path(Part::kDimAxis, 1, 0)},
       {"sub-axis then full axis (replicated)",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 2)})}, {b.ax("c")}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 2)})}, {b.ax("c")}); },
        "tensor<8xf32>", false, "both sub-axis and full-axis are used for axis name: \"c\"",
        path(Part::kReplicatedAxis, 0)},
       {"pre-size below 1",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 0, 2)})}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 0, 2)})}); },
        "tensor<8xf32>", false, "sub-axis pre-size must be at least 1: \"c\":(0)2",
        path(Part::kDimAxis, 0, 0)},
-      {"size 1", [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 1)})}); },
+      {"size 1", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 1)})}); },
        "tensor<8xf32>", false, "sub-axis sizes must be greater than 1: \"c\":(1)1",
        path(Part::kDimAxis, 0, 0)},
-      {"negative size", [](Builder& b) { return b.sh(b.ref("mesh"), {}, {b.ax("c", 2, -2)}); },
+      {"negative size", [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {}, {b.ax("c", 2, -2)}); },
        kNoType, false, "sub-axis sizes must be greater than 1: \"c\":(2)-2",
        path(Part::kReplicatedAxis, 0)},
       {"next pre-size does not divide",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 3, 2)})}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 3, 2)})}); },
        "tensor<8xf32>", false,
        "sub-axis next pre-size 6 doesn't divide the size of the full axis 16: \"c\":(3)2",
        path(Part::kDimAxis, 0, 0)},
       {"next pre-size past int64",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", kHuge, 4)})}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", kHuge, 4)})}); },
        "tensor<8xf32>", false,
        "sub-axis next pre-size 18446744073709551616 doesn't divide the size of the full axis "
        "16: \"c\":(4611686018427387904)4",
        path(Part::kDimAxis, 0, 0)},
       {"size equal to the full axis",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 16)})}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 16)})}); },
        "tensor<8xf32>", false, "sub-axis size is equal to the full axis size: \"c\":(1)16",
        path(Part::kDimAxis, 0, 0)},
       {"overlapping across dims",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 1, 4)}), b.closed({b.ax("c", 2, 2)})});
        },
        "tensor<8x8xf32>", false, "overlapping sub-axes: \"c\":(1)4, \"c\":(2)2",
        path(Part::kDimAxis, 1, 0)},
       {"overlap reported in sorted order",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 2, 2)}), b.closed({b.ax("c", 1, 4)})});
        },
        "tensor<8x8xf32>", false, "overlapping sub-axes: \"c\":(1)4, \"c\":(2)2",
        path(Part::kDimAxis, 0, 0)},
       {"overlap with an unreduced sub-axis",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 2, 4)})}, {}, {b.ax("c", 4, 4)});
        },
        "tensor<8xf32>", false, "overlapping sub-axes: \"c\":(2)4, \"c\":(4)4",
        path(Part::kUnreducedAxis, 0)},
       {"axes visited in mesh order",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 3, 2)}), b.closed({b.ax("b", 1, 4)})});
        },
        "tensor<8x8xf32>", false, "sub-axis size is equal to the full axis size: \"b\":(1)4",
        path(Part::kDimAxis, 1, 0)},
       {"both-axes rule before the sub-axis checks",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 0, 2)}), b.closed({b.ax("c")})});
        },
        "tensor<8x8xf32>", false, "both sub-axis and full-axis are used for axis name: \"c\"",
        path(Part::kDimAxis, 1, 0)},
       {"list rules before sub-axis rules",
-       [](Builder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 0, 2)})}, {b.ax("z")}); },
+       [](VerifierBuilder& b) { return b.sh(b.ref("mesh"), {b.closed({b.ax("c", 0, 2)})}, {b.ax("z")}); },
        "tensor<8xf32>", false, "unknown axis name: \"z\"", path(Part::kReplicatedAxis, 0)},
       {"valid mix",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return b.sh(b.ref("mesh"),
                      {b.closed({b.ax("c", 1, 2), b.ax("a")}, 0), b.open({b.ax("c", 4, 2)}, 1)},
                      {b.ax("c", 2, 2)}, {b.ax("b", 1, 2), b.ax("c", 8, 2)});
@@ -737,7 +737,7 @@ TEST(VerifyTensorSharding, SubAxisRules) {
 
 struct PerValueCase {
   const char* name;
-  std::function<std::vector<TensorShardingAttr>(Builder&)> build;
+  std::function<std::vector<TensorShardingAttr>(VerifierBuilder&)> build;
   std::optional<std::vector<std::string>> types;
   std::string message;  // empty: valid
   AttrPath where;
@@ -747,7 +747,7 @@ TEST(VerifyTensorShardingPerValue, Table) {
   using Types = std::vector<std::string>;
   std::vector<PerValueCase> cases = {
       {"one per result",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {b.closed({b.ax("a")})}),
                                                 b.sh(b.ref("mesh"), {})};
        },
@@ -755,7 +755,7 @@ TEST(VerifyTensorShardingPerValue, Table) {
        "",
        {}},
       {"too many shardings",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {b.closed({b.ax("a")})}),
                                                 b.sh(b.ref("mesh"), {b.closed({b.ax("b")})}),
                                                 b.sh(b.ref("mesh"), {b.closed({b.ax("a")})})};
@@ -764,40 +764,40 @@ TEST(VerifyTensorShardingPerValue, Table) {
        "shardings don't match number of values: 3 shardings vs 2 values",
        path(Part::kWhole, -1, -1, 2)},
       {"too few shardings",
-       [](Builder& b) { return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {})}; },
+       [](VerifierBuilder& b) { return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {})}; },
        Types{"tensor<f32>", "tensor<f32>"},
        "shardings don't match number of values: 1 shardings vs 2 values", path(Part::kWhole)},
       {"second sharding located by value",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {b.closed({b.ax("a")})}),
                                                 b.sh(b.ref("mesh"), {b.closed({b.ax("z")})})};
        },
        Types{"tensor<8xf32>", "tensor<8xf32>"}, "unknown axis name: \"z\"",
        path(Part::kDimAxis, 0, 0, 1)},
       {"unknown mesh located by value",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {}),
                                                 b.sh(b.ref("other_mesh"), {b.closed({})})};
        },
        Types{"tensor<f32>", "tensor<8xf32>"}, "unknown mesh: @other_mesh",
        path(Part::kMeshOrRef, -1, -1, 1)},
       {"inline mesh located by value",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.mesh({{"x", 2}, {"x", 4}}), {})};
        },
        Types{"tensor<f32>"}, "duplicate axis name: \"x\"", path(Part::kMeshAxis, 1, -1, 0)},
       {"zero results, maximal mesh",
-       [](Builder& b) { return std::vector<TensorShardingAttr>{b.sh(b.ref("maximal"), {})}; },
+       [](VerifierBuilder& b) { return std::vector<TensorShardingAttr>{b.sh(b.ref("maximal"), {})}; },
        Types{},
        "",
        {}},
       {"zero results, replicated rank 0",
-       [](Builder& b) { return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {})}; },
+       [](VerifierBuilder& b) { return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {})}; },
        Types{},
        "",
        {}},
       {"zero results, replicated with dims",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {b.closed({}), b.closed({})})};
        },
        Types{},
@@ -805,7 +805,7 @@ TEST(VerifyTensorShardingPerValue, Table) {
        "axes.",
        path(Part::kDim, 0, -1, 0)},
       {"zero results, maximal with a dim",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("maximal"), {b.closed({})})};
        },
        Types{},
@@ -813,24 +813,24 @@ TEST(VerifyTensorShardingPerValue, Table) {
        "axes.",
        path(Part::kDim, 0, -1, 0)},
       {"zero results, sharded",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {b.closed({b.ax("a")})})};
        },
        Types{}, "shardings don't match number of values: 1 shardings vs 0 values",
        path(Part::kWhole, -1, -1, 0)},
       {"zero results, two replicated",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {}), b.sh(b.ref("mesh"), {})};
        },
        Types{}, "shardings don't match number of values: 2 shardings vs 0 values",
        path(Part::kWhole, -1, -1, 0)},
       {"zero results, none",
-       [](Builder&) { return std::vector<TensorShardingAttr>{}; },
+       [](VerifierBuilder&) { return std::vector<TensorShardingAttr>{}; },
        Types{},
        "",
        {}},
       {"no types: each checked without a type",
-       [](Builder& b) {
+       [](VerifierBuilder& b) {
          return std::vector<TensorShardingAttr>{b.sh(b.ref("mesh"), {b.closed({}), b.closed({})}),
                                                 b.sh(b.ref("mesh"), {}, {b.ax("a"), b.ax("a")})};
        },
@@ -838,7 +838,7 @@ TEST(VerifyTensorShardingPerValue, Table) {
   };
   for (const PerValueCase& c : cases) {
     SCOPED_TRACE(c.name);
-    Builder b;
+    VerifierBuilder b;
     MeshLookup lookup = lookupIn(standardMeshes(b));
     std::vector<TensorShardingAttr> list = c.build(b);
     b.add(AttrPath{Part::kWhole, -1, -1, -1});  // the sharding_per_value itself
@@ -869,7 +869,7 @@ TEST(VerifyTensorShardingPerValue, Table) {
 }
 
 TEST(VerifyTensorShardingPerValue, DivisibilityOption) {
-  Builder b;
+  VerifierBuilder b;
   MeshLookup lookup = lookupIn(standardMeshes(b));
   std::vector<TensorShardingAttr> list = {b.sh(b.ref("mesh"), {b.closed({b.ax("b")})})};
   auto perValue = TensorShardingPerValueAttr::get(b.ctx, list);
@@ -886,7 +886,7 @@ TEST(VerifyTensorShardingPerValue, DivisibilityOption) {
 // Locations fall back to the enclosing part when the map lacks the exact one.
 
 TEST(VerifyLocations, FallsBackToEnclosingPart) {
-  Builder b;
+  VerifierBuilder b;
   MeshLookup lookup = lookupIn(standardMeshes(b));
   TensorShardingAttr s = b.sh(b.ref("mesh"), {b.closed({}), b.closed({b.ax("a"), b.ax("z")})});
   SourceMap map;
@@ -907,7 +907,7 @@ TEST(VerifyLocations, FallsBackToEnclosingPart) {
 }
 
 TEST(VerifyTensorSharding, NoLookupMeansUnknownMesh) {
-  Builder b;
+  VerifierBuilder b;
   Status r = verifyTensorSharding(b.sh(b.ref("mesh"), {}), MeshLookup());
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().message, "unknown mesh: @mesh");
