@@ -3,6 +3,9 @@
 #include <string.h>  // memchr
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -35,8 +38,22 @@ void TreeParser::reserveOps(size_t from, size_t to) {
   size_t lines = 0;
   to = std::min(to, t_.size());
   const char* end = t_.data() + to;
+  constexpr uint64_t kSpaces = 0x2020202020202020ull;
   for (const char* q = t_.data() + from; q < end && (q = static_cast<const char*>(memchr(q, '\n', end - q)));) {
     ++q;
+    // The indentation eight bytes at a time: its first other byte is the
+    // lowest non-zero byte of the word xor spaces (little-endian).
+    while (std::endian::native == std::endian::little && end - q >= 8) {
+      uint64_t w;
+      std::memcpy(&w, q, 8);
+      w ^= kSpaces;
+      if (w == 0) {
+        q += 8;
+        continue;
+      }
+      q += static_cast<unsigned>(__builtin_ctzll(w)) / 8;
+      break;
+    }
     while (q < end && *q == ' ') ++q;
     if (q < end && *q != '}') ++lines;
   }
@@ -294,7 +311,7 @@ Status TreeParser::rest(int index, int depth) {
           a.name = name;
           SB_ASSIGN_OR_RETURN(a.type, typeRun());
           maybeLoc(&a.loc);
-          pendingArgs.push_back(std::move(a));
+          pushArg(pendingArgs, std::move(a));
           break;
         }
         size_t save = p_;
@@ -303,7 +320,7 @@ Status TreeParser::rest(int index, int depth) {
           // `%iterArg = %init` (stablehlo.while): defines a block argument.
           ValueDef a;
           a.name = name;
-          pendingArgs.push_back(std::move(a));
+          pushArg(pendingArgs, std::move(a));
           ++p_;
           break;
         }
@@ -440,7 +457,11 @@ Status TreeParser::region(int index, int depth, TreeVec<ValueDef>& pendingArgs) 
   if (!at('}')) return parseError("expected '}' to close the region, got " + describe(t_, p_), p_);
   ++p_;
   built.whole.end = p_;
-  tree_.ops[index].regions.push_back(std::move(built));
+  // Most ops have one region and most regions one block: room for one
+  // first, not the four a growing vector takes (a tenth of a tree's arena).
+  TreeVec<Region>& regions = tree_.ops[index].regions;
+  if (regions.empty()) regions.reserve(1);
+  regions.push_back(std::move(built));
   return okStatus();
 }
 
@@ -454,8 +475,10 @@ Status TreeParser::blockBody(int parent, Region* region, int depth, TreeVec<Valu
   auto flush = [&](size_t end) {
     current.whole.end = end;
     take(opScratch_, opMark, current.ops);
-    if (region && (any || !current.ops.empty() || !current.label.empty() || region->blocks.empty()))
+    if (region && (any || !current.ops.empty() || !current.label.empty() || region->blocks.empty())) {
+      if (region->blocks.empty()) region->blocks.reserve(1);
       region->blocks.push_back(std::move(current));
+    }
     current = Block();
     any = false;
   };

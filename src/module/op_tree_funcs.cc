@@ -51,6 +51,10 @@ Status TreeParser::funcArgs(FuncParts& parts) {
     ++p_;
     return okStatus();
   }
+  // Gathered in a scratch and taken exactly sized: a vector grown in the
+  // arena leaves its outgrown storage there.
+  const size_t mark = argScratch_.size();
+  ScratchMark<ValueDef> guard{argScratch_, mark};
   while (true) {
     skipWs();
     ValueDef a;
@@ -66,7 +70,7 @@ Status TreeParser::funcArgs(FuncParts& parts) {
     skipWs();
     if (at('{')) SB_TRY(dict(a.dict));
     maybeLoc(&a.loc);
-    parts.args.push_back(std::move(a));
+    argScratch_.push_back(std::move(a));
     skipWs();
     if (at(',')) {
       ++p_;
@@ -74,6 +78,7 @@ Status TreeParser::funcArgs(FuncParts& parts) {
     }
     if (!at(')')) return parseError("expected ',' or ')' in argument list, got " + describe(t_, p_), p_);
     ++p_;
+    take(argScratch_, mark, parts.args);
     return okStatus();
   }
 }
@@ -84,6 +89,7 @@ Status TreeParser::funcResults(FuncParts& parts) {
   if (!at('(')) {
     FuncResult r;
     SB_ASSIGN_OR_RETURN(r.type, typeRun());
+    parts.results.reserve(1);
     parts.results.push_back(std::move(r));
     return okStatus();
   }
@@ -94,13 +100,15 @@ Status TreeParser::funcResults(FuncParts& parts) {
     ++p_;
     return okStatus();
   }
+  const size_t mark = funcResultScratch_.size();
+  ScratchMark<FuncResult> guard{funcResultScratch_, mark};
   while (true) {
     FuncResult r;
     SB_ASSIGN_OR_RETURN(r.type, typeRun());
     skipWs();
     if (at('{')) SB_TRY(dict(r.dict));
     maybeLoc(nullptr);
-    parts.results.push_back(std::move(r));
+    funcResultScratch_.push_back(std::move(r));
     skipWs();
     if (at(',')) {
       ++p_;
@@ -108,6 +116,7 @@ Status TreeParser::funcResults(FuncParts& parts) {
     }
     if (!at(')')) return parseError("expected ',' or ')' in result list, got " + describe(t_, p_), p_);
     ++p_;
+    take(funcResultScratch_, mark, parts.results);
     return okStatus();
   }
 }

@@ -184,6 +184,25 @@ class TreeParser {
   std::vector<ValueUse> useScratch_;
   std::vector<ResultDef> resultScratch_;
   std::vector<int> opScratch_;
+  // A region's custom-syntax arguments, most often one (a manual
+  // computation's): room for one first, not the four a growing vector
+  // takes, whose outgrown storage would stay in the arena.
+  static void pushArg(TreeVec<ValueDef>& args, ValueDef&& a) {
+    if (args.empty() && args.capacity() == 0) args.reserve(1);
+    args.push_back(std::move(a));
+  }
+  std::vector<ValueDef> argScratch_;       // func.func arguments
+  std::vector<FuncResult> funcResultScratch_;
+  // Drops what a scratch holds above `mark` when the reader that pushed it
+  // returns without taking it (an error, or arguments no region took).
+  template <class T>
+  struct ScratchMark {
+    std::vector<T>& scratch;
+    size_t mark;
+    ~ScratchMark() {
+      if (scratch.size() > mark) scratch.erase(scratch.begin() + static_cast<std::ptrdiff_t>(mark), scratch.end());
+    }
+  };
 
   // The blanks and comments after an op end, as its rest() loop found them
   // before deciding the op was over: blockBody's skip from `skipFrom_`
