@@ -29,7 +29,7 @@ Result<AttrDictNode> TreeParser::dictAt(size_t at) {
 void TreeParser::reserveOps(size_t from, size_t to) {
   // Room for the ops up front, about one a line as MLIR prints them:
   // growing the vector moved every node again each time it doubled, about
-  // a twentieth of a parse. Capped (a node of 200 bytes, one per 64 bytes of
+  // a twentieth of a parse. Capped (a node of 192 bytes, one per 64 bytes of
   // text at most) so that a text of mostly empty lines cannot ask for more
   // memory than its tree would take anyway.
   // A line that starts (after its indentation) with '}' closes a region

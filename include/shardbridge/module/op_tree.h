@@ -123,11 +123,11 @@ struct OpNode {
   TreeVec<ResultDef> resultDefs;
   std::string_view name;  // "stablehlo.add", "func.func"; the generic form's quoted name unquoted
   TextSpan nameSpan;      // as written (quotes included in the generic form)
-  bool generic = false;   // `"dialect.op"(...)` form
   TextSpan symbol;        // `@name` of module / func.func / sdy.mesh (or a symbol-defining op), empty otherwise
   std::string_view symbolName;  // without '@' and quotes
   AttrDictNode dict;      // the op's attribute dictionary (`attributes {...}` for module / func)
   int dictCount = 0;      // dictionaries read outside the regions, `dict` and any other (nested in brackets)
+  bool generic = false;   // `"dialect.op"(...)` form (placed here, beside dictCount, to pad no bytes)
   TextSpan properties;    // `<{...}>` in the generic form
   TreeVec<ValueUse> uses;  // operand and other value uses outside regions, in text order
   TreeVec<Region> regions;
