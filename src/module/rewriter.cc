@@ -30,22 +30,40 @@ Result<std::string> Rewriter::apply(OffsetMap* map) const {
     if (a->span.empty() != b->span.empty()) return a->span.empty();
     return a->seq < b->seq;
   });
+  // An edit inside a span an earlier edit already replaces (a use renamed
+  // in an op that is erased) has nothing left to change.
+  auto covered = [](const Edit* e, TextSpan last) {
+    return !last.empty() && e->span.begin >= last.begin && e->span.end <= last.end &&
+           !(e->span.empty() && e->span.begin == last.end);
+  };
+  // The output's exact size first: a module's text is the largest thing
+  // held, and a reserve of the text plus every edit's new text (the removed
+  // bytes not taken off) held a sixth more than the output of the
+  // shard-map export.
+  size_t size = text_.size();
+  {
+    size_t p = 0;
+    TextSpan last{0, 0};
+    for (const Edit* e : order) {
+      if (covered(e, last)) continue;
+      if (e->span.begin < p)
+        return makeError(ErrorCode::kInternal,
+                         "overlapping rewrites at byte " + std::to_string(e->span.begin), e->span.begin);
+      if (e->span.end < e->span.begin || e->span.end > text_.size())
+        return makeError(ErrorCode::kInternal, "a rewrite past the end of the text at byte " +
+                                                   std::to_string(e->span.begin), e->span.begin);
+      size = size - e->span.size() + e->text.size();
+      p = e->span.end;
+      if (!e->span.empty()) last = e->span;
+    }
+  }
   std::string out;
-  size_t grow = 0;
-  for (const Edit* e : order) grow += e->text.size();
-  out.reserve(text_.size() + grow);
+  out.reserve(size);
   base::adviseHugePages(out.data(), out.capacity());
   size_t p = 0;
   TextSpan last{0, 0};
   for (const Edit* e : order) {
-    // An edit inside a span an earlier edit already replaces (a use renamed
-    // in an op that is erased) has nothing left to change.
-    if (!last.empty() && e->span.begin >= last.begin && e->span.end <= last.end &&
-        !(e->span.empty() && e->span.begin == last.end))
-      continue;
-    if (e->span.begin < p)
-      return makeError(ErrorCode::kInternal,
-                       "overlapping rewrites at byte " + std::to_string(e->span.begin), e->span.begin);
+    if (covered(e, last)) continue;
     if (map && e->span.begin > p) map->pieces_.push_back({out.size(), out.size() + e->span.begin - p, p, true});
     out.append(text_.substr(p, e->span.begin - p));
     if (map && !e->text.empty())

@@ -8,6 +8,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <cstdio>
 #include <regex>
 #include <string>
 #include <vector>
@@ -282,6 +283,51 @@ RC_GTEST_PROP(ModuleRoundTrip, ExportImportExportKeepsStrings, ()) {
   if (!second.has_value()) RC_FAIL(second.error().message + "\n" + imported->text);
   RC_ASSERT(mhloStrings(second->text) == mhloStrings(first->text));
   RC_ASSERT(second->text == first->text);
+}
+
+// The conversion's output is reserved at its input's size and an eighth,
+// and grows once, by the rate seen so far, when it needs more (Emitter,
+// convert_module_detail.h). A module whose import grows it by more than
+// that, and far past the first reserve, comes out whole: each function is
+// the one-function module's, renamed.
+std::string growingModule(int functions) {
+  std::string text = "module {\n";
+  for (int k = 0; k < functions; ++k) {
+    char name[16];
+    std::snprintf(name, sizeof(name), "f%05d", k);
+    text += std::string("func.func @") + name + "(";
+    for (int a = 0; a < 4; ++a) {
+      if (a) text += ", ";
+      text += "%a" + std::to_string(a) + ": tensor<8x8xf32> {mhlo.sharding = \"{devices=[2,2]<=[4]}\"}";
+    }
+    text += ") -> tensor<8x8xf32> {\n  return %a0 : tensor<8x8xf32>\n}\n";
+  }
+  return text + "}\n";
+}
+
+TEST(ConvertModule, AnImportThatGrowsItsTextPastTheReserveIsWrittenWhole) {
+  const std::string one = importOk(growingModule(1));
+  const std::string many = importOk(growingModule(3000));
+  const std::string input = growingModule(3000);
+  ASSERT_GT(many.size(), input.size() + input.size() / 8 + 4096);  // past the first reserve
+  // The one-function output: a header, the function, the module's '}'.
+  const size_t f = one.find("func.func @f00000");
+  const size_t end = one.rfind("}\n", one.size() - 3);
+  ASSERT_NE(f, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  const std::string header = one.substr(0, f);
+  const std::string function = one.substr(f, end + 2 - f);
+  std::string expected = header;
+  for (int k = 0; k < 3000; ++k) {
+    char name[16];
+    std::snprintf(name, sizeof(name), "f%05d", k);
+    std::string renamed = function;
+    renamed.replace(renamed.find("f00000"), 6, name);
+    expected += renamed;
+  }
+  expected += one.substr(end + 2);
+  EXPECT_EQ(many.size(), expected.size());
+  EXPECT_TRUE(many == expected);
 }
 
 }  // namespace

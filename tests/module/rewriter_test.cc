@@ -42,6 +42,30 @@ TEST(Rewriter, ContainedEditsAreDroppedOverlapsAreErrors) {
   EXPECT_EQ(err.error().message, "overlapping rewrites at byte 4");
 }
 
+// The output is reserved at its exact size, which the same walk over the
+// edits gives (a dropped contained edit's text not counted), so no more is
+// held than the text needs; an edit past the end of the text is an error,
+// not a read out of bounds.
+TEST(Rewriter, TheOutputHoldsExactlyItsSize) {
+  std::string text(200, 'a');
+  Rewriter rw(text);
+  rw.replace({10, 20}, std::string(50, 'b'));
+  rw.erase({30, 90});
+  rw.replace({40, 41}, std::string(1000, 'c'));  // inside the erased span: dropped
+  rw.insert(100, std::string(30, 'd'));
+  auto out = rw.apply();
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->size(), 200u - 10 + 50 - 60 + 30);
+  EXPECT_EQ(out->capacity(), out->size());
+  EXPECT_EQ(*out, std::string(10, 'a') + std::string(50, 'b') + std::string(10, 'a') + std::string(10, 'a') +
+                      std::string(30, 'd') + std::string(100, 'a'));
+  Rewriter past(text);
+  past.replace({190, 210}, "x");
+  auto err = past.apply();
+  ASSERT_FALSE(err.has_value());
+  EXPECT_EQ(err.error().code, ErrorCode::kInternal);
+}
+
 TEST(DictEditor, NewKeysGoToTheirSortedPlace) {
   std::string text = "{a = 1, mhlo.frontend_attributes = {}, z = 2}";
   AttrDictNode d;
