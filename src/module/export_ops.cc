@@ -81,6 +81,19 @@ std::string_view moduleIndent(const OpTree& tree, int module) {
   return module < 0 ? "" : "  ";
 }
 
+AppendPoint moduleAppendPoint(const OpTree& tree, int module) {
+  std::string_view t = tree.text;
+  AppendPoint p;
+  if (module < 0) {
+    p.at = t.size();
+  } else {
+    p.at = tree.ops[static_cast<size_t>(module)].regions.at(0).whole.end - 1;
+    while (p.at > 0 && (t[p.at - 1] == ' ' || t[p.at - 1] == '\t')) --p.at;
+  }
+  p.newlineFirst = p.at > 0 && t[p.at - 1] != '\n';
+  return p;
+}
+
 std::vector<int> opsInside(const OpTree& tree, int func) {
   std::vector<int> out;
   for (int i = func + 1; i < static_cast<int>(tree.ops.size()); ++i) {

@@ -101,6 +101,18 @@ inline constexpr std::string_view kFuncManualAxes = "sdy.func_manual_axes";
 // module): that of its first op, else two blanks (none at top level).
 std::string_view moduleIndent(const OpTree& tree, int module);
 
+// Where ops appended to module `module` (-1: the implicit top-level module)
+// go: the start of the line of its closing `}` (the text's end at top
+// level), and whether a line break must come first because that point
+// follows other text on its line (a last line without a newline, possibly
+// a `// comment`, or an op before the `}`), which would otherwise swallow
+// what is appended.
+struct AppendPoint {
+  size_t at = 0;
+  bool newlineFirst = false;
+};
+AppendPoint moduleAppendPoint(const OpTree& tree, int module);
+
 // The file's top-level type aliases (`!t = tensor<8xf32>`) as name -> definition,
 // for ExportModuleOptions / ImportModuleOptions::typeAliases.
 std::vector<std::pair<std::string, std::string>> typeAliasesOf(const OpTree& tree);

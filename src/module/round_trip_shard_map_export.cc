@@ -76,8 +76,9 @@ class RoundTripShardMapExport {
     for (auto& [module, funcs] : outlined_) {
       std::string text;
       for (const std::string& f : funcs) text += f;
-      if (module < 0 && !t_.empty() && t_.back() != '\n') text.insert(0, "\n");
-      ctx_.rw.insert(module < 0 ? t_.size() : closingLineOf(module), std::move(text));
+      AppendPoint end = moduleAppendPoint(tree_, module);
+      if (end.newlineFirst) text.insert(0, "\n");
+      ctx_.rw.insert(end.at, std::move(text));
     }
     return okStatus();
   }
@@ -222,13 +223,6 @@ class RoundTripShardMapExport {
     std::string text;
     for (const std::string& l : lines) text += std::string(indent) + l + "\n";
     return text;
-  }
-
-  size_t closingLineOf(int module) const {
-    size_t close = tree_.ops[module].regions.at(0).whole.end - 1;
-    size_t b = close;
-    while (b > 0 && (t_[b - 1] == ' ' || t_[b - 1] == '\t')) --b;
-    return b;
   }
 
   PassContext& ctx_;

@@ -137,9 +137,13 @@ class ShardMapExport {
     // Each outlined body maps back to its manual computation, so that what a
     // later pass finds in it is located there, not at the module's end.
     for (auto& [module, funcs] : outlined_) {
-      size_t at = module < 0 ? t_.size() : closingLineOf(module);
-      for (auto& [f, origin] : funcs)
-        if (!f.empty()) ctx_.rw.insertFrom(at, std::move(f), origin);
+      AppendPoint end = moduleAppendPoint(tree_, module);
+      for (auto& [f, origin] : funcs) {
+        if (f.empty()) continue;
+        if (end.newlineFirst) f.insert(0, "\n");
+        end.newlineFirst = false;
+        ctx_.rw.insertFrom(end.at, std::move(f), origin);
+      }
     }
     return okStatus();
   }
@@ -659,14 +663,6 @@ class ShardMapExport {
     out.append(t_.substr(p, until - p));
     p = until;
     return okStatus();
-  }
-
-  // Where the module's closing `}` line starts.
-  size_t closingLineOf(int module) const {
-    size_t close = tree_.ops[module].regions.at(0).whole.end - 1;
-    size_t b = close;
-    while (b > 0 && (t_[b - 1] == ' ' || t_[b - 1] == '\t')) --b;
-    return b;
   }
 
   PassContext& ctx_;

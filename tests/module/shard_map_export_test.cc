@@ -92,6 +92,34 @@ std::string manualOver(const std::string& result, const std::string& operand, co
          " (%b: tensor<4xf32>) {\n" + inner + "    sdy.return %b : tensor<4xf32>\n  } : (tensor<8xf32>) -> tensor<8xf32>\n";
 }
 
+// The outlined body goes at the end of the module on a line of its own:
+// after a last line without a newline (here a `// comment`, which swallowed
+// the function and left its `}` unbalanced: mlir_passes_fuzz), and before a
+// module's `}` that follows an op on its line. Both shard-map exports.
+TEST(ShardMapExport, TheOutlinedBodyStartsALineOfItsOwn) {
+  const std::string func = "func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n" + manual("%0", "") +
+                           "  return %0 : tensor<8xf32>\n}";
+  const std::string topLevel = "sdy.mesh @mesh = <[\"a\"=2]>\n" + func + "\n// the end, no newline";
+  const std::string oneLineEnd = "module {\nsdy.mesh @mesh = <[\"a\"=2]>\n" + func + " }\n";
+  for (const char* pass : {"xla-sdy-stablehlo-round-trip-shard-map-export", "xla-sdy-round-trip-shard-map-export"}) {
+    for (bool top : {true, false}) {
+      const std::string& text = top ? topLevel : oneLineEnd;
+      auto out = runPasses(text, {*parsePassSpec(pass)});
+      ASSERT_TRUE(out.has_value()) << pass << "\n" << text << "\n" << out.error().message;
+      auto again = parseOpTree(out->text);
+      ASSERT_TRUE(again.has_value()) << pass << "\n" << out->text << "\n" << again.error().message;
+      // The last function is the outlined body, alone on its line.
+      size_t body = out->text.rfind("func.func");
+      ASSERT_NE(body, std::string::npos) << out->text;
+      EXPECT_NE(out->text.substr(body).find("@xla.sdy."), std::string::npos) << out->text;
+      size_t lineStart = out->text.rfind('\n', body);
+      ASSERT_NE(lineStart, std::string::npos) << out->text;
+      EXPECT_EQ(out->text.find_first_not_of(' ', lineStart + 1), body) << out->text;
+      EXPECT_EQ(out->text.find("// the end, no newline") != std::string::npos, top) << out->text;
+    }
+  }
+}
+
 TEST(ShardMapExportOver, ComposesWhereExportOpsEditsNothingItReads) {
   struct Case {
     const char* what;
