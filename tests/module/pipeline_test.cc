@@ -104,6 +104,27 @@ TEST(RunPasses, ADroppedModuleDictionaryJoinsNoWords) {
 // symbol-dce must still run (and then the two steps are taken); without it,
 // the outlined body's `private` goes with the edits and symbol-dce is
 // passed over. Either way the output is the steps' one.
+// A pass its prefilter skips is skipped whether or not an earlier pass left
+// a parsed tree behind: the round-trip import of shardy attributes reads a
+// module's frontend dictionary, and refuses a malformed one, but has nothing
+// to do (no xla.sdy. word) in this module, which it passed through alone
+// and refused after import-constants (mlir_import_fuzz).
+TEST(RunPasses, WhetherAPassRunsDoesNotHangOnThePassesBeforeIt) {
+  const std::string text =
+      "module attributes {mhlo.frontend_attributes = {xla.s*y.tuple_args = \"1\"}} {\n"
+      "  func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "    return %arg0 : tensor<8xf32>\n"
+      "  }\n"
+      "}\n";
+  auto alone = runPasses(text, {*parsePassSpec("xla-sdy-round-trip-import-shardy-attrs")});
+  ASSERT_TRUE(alone.has_value()) << alone.error().message;
+  EXPECT_EQ(alone->text, text);
+  auto after = runPasses(text, {*parsePassSpec("xla-sdy-import-constants"),
+                                *parsePassSpec("xla-sdy-round-trip-import-shardy-attrs")});
+  ASSERT_TRUE(after.has_value()) << after.error().message;
+  EXPECT_EQ(after->text, text);
+}
+
 TEST(Pipeline, AStepBetweenTwoPassesInOneRewriteRunsWhenItHasWork) {
   const std::string unused = "func.func private @unused(%arg0: tensor<i32>) -> tensor<i32> {\n  return %arg0 : tensor<i32>\n}\n";
   const std::string module =
