@@ -19,7 +19,7 @@ function(sb_add_floor target dir)
   # SB_PER_FILE_FLOORS stay one translation unit per file in the release
   # build: batched, the module floor's pipelines ran 3-5 % more instructions
   # and proto's fromProto of a V2 partial-replicate 4 % more, while the other
-  # floors' benchmarks did not move (docs/development.md, "Unity batches").
+  # floors' benchmarks did not move (docs/development.md, "Tests").
   if(SB_UNITY_FLOORS GREATER 0 AND NOT dir IN_LIST SB_PER_FILE_FLOORS)
     set_target_properties(${target}_obj PROPERTIES UNITY_BUILD ON
                                                    UNITY_BUILD_BATCH_SIZE ${SB_UNITY_FLOORS})
