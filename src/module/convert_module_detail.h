@@ -101,7 +101,7 @@ class Emitter {
     double rate = consumed ? static_cast<double>(need) / static_cast<double>(consumed) : 1.0;
     rate = std::clamp(rate, 1.0, 2.0);
     size_t projected = need + static_cast<size_t>(static_cast<double>(left) * rate * 1.0625) + 4096;
-    out_.reserve(std::max(projected, need));
+    out_.reserve(projected);  // at least `need`
     base::adviseHugePages(out_.data(), out_.capacity());
   }
   void flushInsert(size_t upTo) {

@@ -188,7 +188,7 @@ class TreeParser {
   // computation's): room for one first, not the four a growing vector
   // takes, whose outgrown storage would stay in the arena.
   static void pushArg(TreeVec<ValueDef>& args, ValueDef&& a) {
-    if (args.empty() && args.capacity() == 0) args.reserve(1);
+    if (args.capacity() == 0) args.reserve(1);
     args.push_back(std::move(a));
   }
   std::vector<ValueDef> argScratch_;       // func.func arguments
