@@ -8,6 +8,8 @@
 // the whole conversion succeeded) and exits 0; warnings (ops left in sdy
 // form) go to stderr. An input error is rendered as FILE:LINE:COL on
 // stderr with exit code 1; a usage error exits 2.
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -31,6 +33,7 @@ struct ConvertOptions {
   bool v3 = false;
   bool upstreamOrder = false;
   bool json = false;
+  bool timing = false;
   std::string input = "-";
   std::vector<std::string> passes;  // --pass, in order
   bool roundTrip = false;
@@ -101,6 +104,41 @@ std::string convertJson(const ConvertOptions& options, const InputText& input,
   return w.finish();
 }
 
+// `--timing`: where the run's wall-clock time went, step by step, on stderr.
+// Steps a prefilter skipped are listed without times, so the order of the
+// pipeline stays visible.
+std::string timingReport(const std::vector<module::PassTiming>& timings, double read, double write,
+                         double total) {
+  size_t width = 12;
+  for (const module::PassTiming& t : timings) width = std::max(width, t.name.size());
+  std::string out = "timing (wall-clock seconds):\n";
+  auto row = [&](const std::string& name, const std::string& figures) {
+    out += "  " + name + std::string(width - name.size() + 2, ' ') + figures + "\n";
+  };
+  auto fmt = [](const char* label, double seconds) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s %8.4f", label, seconds);
+    return std::string(buf);
+  };
+  row("read input", fmt("     ", read));
+  double passes = 0;
+  for (const module::PassTiming& t : timings) {
+    if (t.skipped) {
+      passes += t.prefilter;
+      row(t.name, fmt("     ", t.prefilter) + "  (skipped: nothing for it in the text)");
+      continue;
+    }
+    double sum = t.prefilter + t.parse + t.run + t.apply;
+    passes += sum;
+    row(t.name, fmt("     ", sum) + "  (" + fmt("prefilter", t.prefilter) + "  " + (t.parsed ? fmt("parse", t.parse) : "parse        -") + "  " +
+                    fmt("run", t.run) + "  " + (t.applied ? fmt("apply", t.apply) : "apply        -") + ")");
+  }
+  row("write output", fmt("     ", write));
+  row("other", fmt("     ", std::max(0.0, total - read - write - passes)));
+  row("total", fmt("     ", total));
+  return out;
+}
+
 // `--pass help`: every pass and pipeline with its options.
 std::string passList() {
   std::string out;
@@ -113,6 +151,9 @@ std::string passList() {
 }
 
 int runConvert(const ConvertOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  Clock::time_point start = Clock::now();
   setJsonOutput(options.json);
   if (std::find(options.passes.begin(), options.passes.end(), "help") != options.passes.end())
     return printOut(passList());
@@ -130,9 +171,11 @@ int runConvert(const ConvertOptions& options) {
       return usageError("convert", specs.error().message);
     return reportError(specs.error(), "", "shardbridge");
   }
+  Clock::time_point readStart = Clock::now();
   std::optional<InputText> read = readArg(options.input, InputKind::kModule, false, /*isPath=*/true);
   if (!read) return 1;
   const InputText& input = *read;
+  double readSeconds = since(readStart);
   // --to sdy picks its pipeline from the module (module::importPipelineFor).
   if (options.passes.empty() && options.to == "sdy") specs = conversionPasses(options, input.text);
   if (Status mlir = module::checkMlirModule(input.text); !mlir) return reportError(mlir.error(), input);
@@ -145,11 +188,16 @@ int runConvert(const ConvertOptions& options) {
     LineCol at = lines.at(w.offset);
     std::cerr << input.name << ":" << at.line << ":" << at.column << ": warning: " << w.message << "\n";
   }
+  Clock::time_point writeStart = Clock::now();
+  int rc = 0;
   if (!options.output.empty()) {
-    if (int rc = writeOutputPath(options.output, result->text)) return rc;
+    rc = writeOutputPath(options.output, result->text);
+  } else {
+    rc = printOut(options.json ? convertJson(options, input, *result) : result->text);
   }
-  if (options.json) return printOut(convertJson(options, input, *result));
-  return options.output.empty() ? printOut(result->text) : 0;
+  if (options.json && !options.output.empty() && rc == 0) rc = printOut(convertJson(options, input, *result));
+  if (options.timing) std::cerr << timingReport(result->timings, readSeconds, since(writeStart), since(start));
+  return rc;
 }
 
 }  // namespace
@@ -159,9 +207,11 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
   auto* cmd = app.add_subcommand(
       "convert", "Convert every sharding of an MLIR module: sdy -> mhlo.sharding or back");
   cmd->add_option("--to", options->to,
-                  "hlo: the export pass (sdy.sharding -> mhlo.sharding, sharding constraints "
-                  "-> @Sharding custom calls, sdy.mesh ops removed); sdy: the import "
-                  "(xla-sdy-round-trip-import-pipeline for the round-trip form: xla.sdy.meshes "
+                  "hlo: the export pipeline (xla-sdy-stablehlo-export-pipeline: sdy.sharding -> "
+                  "mhlo.sharding, sdy.sharding_constraint and reshards -> mhlo.copy, "
+                  "sdy.manual_computation -> the @SPMDFullToShardShape / @SPMDShardToFullShape "
+                  "custom calls around a call of its outlined body, sdy.mesh ops removed); sdy: the "
+                  "import (xla-sdy-round-trip-import-pipeline for the round-trip form: xla.sdy.meshes "
                   "or the round-trip custom calls; else "
                   "xla-sdy-stablehlo-import-pipeline: mhlo.sharding on an inferred mesh)")
       ->check(CLI::IsMember({"hlo", "sdy"}));
@@ -186,12 +236,15 @@ void registerConvertCommand(CLI::App& app, Runner& run) {
   cmd->add_flag("--json", options->json,
                 "Print {\"to\", \"source\", \"output\", \"warnings\", \"module\"} as JSON: the "
                 "converted module as a string (null with -o) and the warnings (docs/json.md)");
+  cmd->add_flag("--timing", options->timing,
+                "Print on stderr where the wall-clock time went: reading, each pass (its parse of the "
+                "module, its own work, writing its edits), writing");
   cmd->add_option("FILE", options->input, "The MLIR module (`-` or absent: stdin)");
   addMaxInputBytesOption(cmd);
   cmd->footer(
       "The output is the input with the sharding attributes and ops rewritten; every\n"
-      "other byte is copied. With --to hlo, an sdy.manual_computation stays in sdy form\n"
-      "(with the sdy.mesh ops it refers to) and a warning names it on stderr.\n"
+      "other byte is copied. A mesh something unconverted still names is kept, with a\n"
+      "warning on stderr that names the reference.\n"
       "Input errors (FILE:LINE:COL on stderr) exit 1 and write nothing; usage errors 2.\n"
       "\n"
       "Examples:\n"

@@ -171,10 +171,12 @@ Result<std::string> readAllFrom(int fd, std::string_view name, size_t limit) {
   if (::fstat(fd, &st) != 0) return ioError("read", name, errno);
   if (S_ISDIR(st.st_mode)) return ioError("read", name, EISDIR);
   std::string data;
+  size_t statSize = 0;  // a regular file's size as fstat tells it (0: unknown)
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     // A regular file's size is known: refuse it before reading a byte.
     if (static_cast<uint64_t>(st.st_size) > limit) return tooLarge(name, limit);
-    data.reserve(static_cast<size_t>(st.st_size));
+    statSize = static_cast<size_t>(st.st_size);
+    data.reserve(statSize);
   }
   // Read at most `limit` bytes into the string, then probe for one more
   // into a byte of its own: the string never grows past the limit (growing
@@ -188,6 +190,18 @@ Result<std::string> readAllFrom(int fd, std::string_view name, size_t limit) {
     }
   };
   while (used < limit) {
+    if (data.size() == used && used > 0 && used == statSize) {
+      // The file's whole size is read: one byte more, into a byte of its
+      // own, tells the end without doubling the string (which zeroed twice
+      // the file and left the text holding twice its size).
+      char probe;
+      SB_ASSIGN_OR_RETURN(size_t n, readSome(&probe, 1));
+      if (n == 0) break;
+      statSize = 0;  // it grew while read: the doubling below takes over
+      data.resize(std::min(std::max<size_t>(used * 2, 65536), limit));
+      data[used++] = probe;
+      continue;
+    }
     if (data.size() == used) {
       // Doubling from 64 KiB, capped at the limit: a power-of-two limit is
       // reached exactly.

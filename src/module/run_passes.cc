@@ -3,6 +3,7 @@
 // nothing for it, and applies each pass's edits as one rewrite (or, where
 // two passes compose, one rewrite for both). See docs/module.md.
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 
@@ -111,8 +112,13 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     const std::vector<std::string_view>& words = step.def->needsAny;
     return !step.def->needs && !words.empty() && wordsAbsentAfter(current, pending, words);
   };
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   for (size_t k = 0; k < steps.size(); ++k) {
     const Step& step = steps[k];
+    out.timings.push_back({step.def->info.name, true});
+    PassTiming* timing = &out.timings.back();
+    Clock::time_point asked = Clock::now();
     presence.wantOnly(wordsFrom[k]);
     // A pass its prefilter skips has nothing to do; it is skipped with the
     // tree at hand too (the words' presence is known for the text by then),
@@ -121,17 +127,26 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     // malformed frontend dictionary the round-trip import of shardy
     // attributes reads), where the same pass alone, skipped, passed the
     // text through (mlir_import_fuzz).
-    if (!wanted(step)) continue;
+    bool runs = wanted(step);
+    timing->prefilter = since(asked);
+    if (!runs) continue;
+    timing->skipped = false;
     std::vector<ModuleWarning> warnings;
     Rewriter rw(current);
     Status ran = [&]() -> Status {
       if (!tree) {
+        Clock::time_point t0 = Clock::now();
         SB_ASSIGN_OR_RETURN(OpTree parsed, parseOpTree(current));
         tree = std::move(parsed);
         parsedOnce = true;
+        timing->parse = since(t0);
+        timing->parsed = true;
       }
       PassContext ctx{*tree, rw, step.options, warnings};
-      return step.def->run(ctx);
+      Clock::time_point t0 = Clock::now();
+      Status status = step.def->run(ctx);
+      timing->run = since(t0);
+      return status;
     }();
     for (ModuleWarning& w : warnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
     if (!ran) {
@@ -153,16 +168,26 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
         const std::vector<std::string_view>& from = later.def->runsOver;
         return later.def->runOver && std::find(from.begin(), from.end(), step.def->info.name) != from.end();
       };
+      Clock::time_point asked = Clock::now();
       while (j < steps.size() && !takes(steps[j]) && skippedAfter(steps[j], rw)) ++j;
-      if (j < steps.size() && takes(steps[j]) && wanted(steps[j])) {
+      bool compose = j < steps.size() && takes(steps[j]) && wanted(steps[j]);
+      timing->prefilter += since(asked);
+      if (compose) {
         const Step& next = steps[j];
         std::vector<ModuleWarning> nextWarnings;
         Rewriter both(current);
         PassContext ctx{*tree, both, next.options, nextWarnings};
+        Clock::time_point t0 = Clock::now();
         Result<bool> composed = next.def->runOver(ctx, rw);
+        double took = since(t0);
         if (composed && *composed) {
           for (ModuleWarning& w : nextWarnings) out.warnings.push_back({toInput(w.offset), std::move(w.message)});
           rw = std::move(both);
+          // The steps passed over were skipped; the one that took the edits ran.
+          for (size_t s = k + 1; s <= j; ++s) out.timings.push_back({steps[s].def->info.name, true});
+          timing = &out.timings.back();
+          timing->skipped = false;
+          timing->run = took;
           k = j;
         }
       }
@@ -171,8 +196,11 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     // built (the two are the largest things held at once).
     tree.reset();
     OffsetMap map;
+    Clock::time_point t0 = Clock::now();
     SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
     out.text = std::move(next);
+    timing->apply = since(t0);
+    timing->applied = true;
     current = out.text;
     changed = true;
     presence.rewritten(current, map);

@@ -82,6 +82,30 @@ TEST(ReadInput, LimitOnARegularFileIsCheckedBeforeReading) {
   EXPECT_TRUE(readInputFile(p, options));
 }
 
+TEST(ReadInput, ARegularFileIsHeldAtItsSize) {
+  // Read whole, the string must not have doubled to look for the end: a
+  // 500 MB module would hold a gigabyte (and be zeroed twice) before any
+  // pass ran. Sizes below, at and above the reader's 64 KiB first step.
+  TempDir dir;
+  for (size_t size : {size_t{1000}, size_t{65536}, size_t{300001}}) {
+    std::string bytes(size, 'x');
+    for (size_t i = 0; i < size; i += 97) bytes[i] = static_cast<char>('a' + i % 26);
+    std::string p = dir.write("f" + std::to_string(size), bytes);
+    auto r = readInputFile(p, {});
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->text, bytes);
+    EXPECT_LE(r->text.capacity(), std::max<size_t>(size, 65536)) << size;
+    // At the limit exactly, and one byte under it.
+    InputOptions options;
+    options.limit = size;
+    auto exact = readInputFile(p, options);
+    ASSERT_TRUE(exact) << exact.error().message;
+    EXPECT_EQ(exact->text, bytes);
+    options.limit = size - 1;
+    EXPECT_FALSE(readInputFile(p, options));
+  }
+}
+
 TEST(ReadInput, EndlessInputStopsAtTheLimitPlusOne) {
   // /dev/zero never ends: the read must stop after limit + 1 bytes.
   InputOptions options;

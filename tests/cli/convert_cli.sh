@@ -182,4 +182,21 @@ done
 "$bin" convert --to hlo --round-trip --v3 "$ex" | "$bin" convert --to sdy - | cmp -s - "$ex" ||
   fail "--to hlo --round-trip --v3 | --to sdy gives examples/jax_module.mlir back (the V3 round-trip import)"
 
+# --timing: stdout is what it is without it; stderr lists every step of the
+# pipeline in order (a step its prefilter skipped says so), then the totals.
+"$bin" convert --to hlo --timing "$ex" >"$tmp/timed.mlir" 2>"$tmp/timing" || fail "convert --timing"
+cmp -s "$tmp/timed.mlir" "$tmp/hlo.mlir" || fail "--timing changes nothing on stdout"
+steps="$(sed -n 's/^  \([a-z][a-z0-9-]*\)  .*/\1/p' "$tmp/timing" | grep -v '^read$\|^write$\|^other$\|^total$' | tr '\n' ' ')"
+[[ "$steps" == "xla-sdy-stablehlo-export-manual-reduction-collectives xla-sdy-export-ops xla-sdy-stablehlo-round-trip-shard-map-export symbol-dce xla-sdy-stablehlo-export-shardings xla-sdy-stablehlo-round-trip-export-callback-custom-calls " ]] ||
+  { fail "--timing: the export pipeline's steps in order"; echo "    got: $steps"; }
+grep -q '^  xla-sdy-stablehlo-round-trip-export-callback-custom-calls .*skipped' "$tmp/timing" ||
+  fail "--timing: a step with nothing to do is skipped"
+grep -q '^  xla-sdy-stablehlo-export-manual-reduction-collectives  .*parse  *[0-9.]*  *run  *[0-9.]*' "$tmp/timing" ||
+  fail "--timing: the first step that runs parses"
+for row in 'read input' 'write output' 'other' 'total'; do
+  grep -q "^  $row  *[0-9]*\.[0-9]\{4\}$" "$tmp/timing" || fail "--timing: the '$row' row"
+done
+"$bin" convert --to hlo --timing --json "$ex" >"$tmp/timed.json" 2>"$tmp/timing" || fail "convert --timing --json"
+grep -q '^timing (wall-clock seconds):' "$tmp/timing" || fail "--timing --json: the report on stderr"
+
 finish convert

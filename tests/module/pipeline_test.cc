@@ -125,6 +125,55 @@ TEST(RunPasses, WhetherAPassRunsDoesNotHangOnThePassesBeforeIt) {
   EXPECT_EQ(after->text, text);
 }
 
+TEST(RunPasses, TimingsListEveryStepInOrderWithWhatItDid) {
+  // `convert --timing` prints these. The export pipeline on a module with a
+  // constant and a manual computation: export-ops' edits are taken by the
+  // shard-map export (one rewrite for both), symbol-dce parses the new
+  // text, export-shardings runs on its tree, the callback step is skipped.
+  const std::string text =
+      "sdy.mesh @mesh = <[\"x\"=2]>\n"
+      "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %c = sdy.constant dense<1.0> : tensor<f32>\n"
+      "  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, [{\"x\"}]>] "
+      "manual_axes={\"x\"} (%arg1: tensor<4xf32>) {\n"
+      "    sdy.return %arg1 : tensor<4xf32>\n"
+      "  } : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "  return %0 : tensor<8xf32>\n"
+      "}\n";
+  auto out = runPasses(text, {*parsePassSpec("xla-sdy-stablehlo-export-pipeline")});
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  std::vector<std::string> names;
+  for (const PassTiming& t : out->timings) names.push_back(t.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"xla-sdy-stablehlo-export-manual-reduction-collectives",
+                                             "xla-sdy-export-ops", "xla-sdy-stablehlo-round-trip-shard-map-export",
+                                             "symbol-dce", "xla-sdy-stablehlo-export-shardings",
+                                             "xla-sdy-stablehlo-round-trip-export-callback-custom-calls"}));
+  ASSERT_EQ(out->timings.size(), 6u);
+  const std::vector<PassTiming>& t = out->timings;
+  // The first step to run parses the input; export-ops' edits go unapplied.
+  size_t first = t[0].skipped ? 1 : 0;
+  EXPECT_TRUE(t[first].parsed);
+  EXPECT_FALSE(t[1].skipped);
+  EXPECT_FALSE(t[1].applied);
+  // The shard-map export runs on the same tree and writes both passes' edits.
+  EXPECT_FALSE(t[2].skipped);
+  EXPECT_FALSE(t[2].parsed);
+  EXPECT_TRUE(t[2].applied);
+  EXPECT_TRUE(t[3].parsed);
+  EXPECT_FALSE(t[4].parsed);
+  EXPECT_TRUE(t[4].applied);
+  EXPECT_TRUE(t[5].skipped);
+  for (const PassTiming& s : t) {
+    EXPECT_GE(s.prefilter, 0.0);
+    EXPECT_GE(s.parse, 0.0);
+    EXPECT_GE(s.run, 0.0);
+    EXPECT_GE(s.apply, 0.0);
+    if (s.skipped) {
+      EXPECT_EQ(s.parse + s.run + s.apply, 0.0) << s.name;
+    }
+  }
+}
+
 TEST(Pipeline, AStepBetweenTwoPassesInOneRewriteRunsWhenItHasWork) {
   const std::string unused = "func.func private @unused(%arg0: tensor<i32>) -> tensor<i32> {\n  return %arg0 : tensor<i32>\n}\n";
   const std::string module =

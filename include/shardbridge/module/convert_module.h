@@ -63,9 +63,25 @@ struct ModuleWarning {
   std::string message;
 };
 
+// Where one step of runPasses spent its time (wall-clock seconds), for
+// `convert --timing`. A step its prefilter skipped has skipped = true and no
+// times; a step whose edits the next step took (docs/module.md "Two passes in
+// one rewrite") has no apply time, the step that took them has no parse.
+struct PassTiming {
+  std::string name;     // the pass, as registered (pipelines are expanded)
+  bool skipped = false;
+  bool parsed = false;   // it parsed the text it read (else the tree was at hand)
+  bool applied = false;  // its edits were written as a new text (else none, or the next step took them)
+  double prefilter = 0;  // looking in the text for the words it needs (docs/module.md "Performance")
+  double parse = 0;      // parsing the op tree of the text it read
+  double run = 0;        // the pass itself, recording its edits
+  double apply = 0;      // writing the new text from the edits
+};
+
 struct ConvertedModule {
   std::string text;
   std::vector<ModuleWarning> warnings;
+  std::vector<PassTiming> timings;  // runPasses only: one per step, in order
 };
 
 // The export pass on MLIR text. Meshes come from the module's `sdy.mesh` ops
