@@ -2,11 +2,32 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "module/scanner_impl.h"
 
 namespace shardbridge::module_detail {
 namespace scan_impl {
+
+// The number of values a result list as written names (`%0, %1:2`: 3).
+size_t resultCount(std::string_view opResults) {
+  size_t results = 0;
+  for (std::string_view rest = opResults; !rest.empty();) {
+    size_t comma = rest.find(',');
+    std::string_view group = rest.substr(0, comma);
+    size_t colon = group.find(':');
+    size_t n = 1;
+    if (colon != std::string_view::npos) {
+      n = 0;
+      for (char c : group.substr(colon + 1))
+        if (c >= '0' && c <= '9' && n < (size_t{1} << 40)) n = n * 10 + static_cast<size_t>(c - '0');
+    }
+    results += n;
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return results;
+}
 
 // At '{' of an op's attribute dictionary: reads it and, when it holds a
 // sharding, the op's trailing type signature.
@@ -102,20 +123,7 @@ Status Scanner::readOpTypes(ValueDict& vd) {
         skipWs();
       }
       if (vd.typesKnown && vd.types.size() > 1) {
-        size_t results = 0;
-        for (std::string_view rest = opResults_; !rest.empty();) {
-          size_t comma = rest.find(',');
-          std::string_view group = rest.substr(0, comma);
-          size_t colon = group.find(':');
-          size_t n = 1;
-          if (colon != std::string_view::npos) {
-            n = 0;
-            for (char c : group.substr(colon + 1))
-              if (c >= '0' && c <= '9' && n < (size_t{1} << 40)) n = n * 10 + static_cast<size_t>(c - '0');
-          }
-          results += n;
-          rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-        }
+        size_t results = resultCount(opResults_);
         if (results == 1) {
           vd.types.erase(vd.types.begin(), vd.types.end() - 1);
         } else if (results != vd.types.size()) {
@@ -284,6 +292,8 @@ Result<ScanSummary> Scanner::run() {
 
 using scan_impl::parseError;
 using scan_impl::Scanner;
+using scan_impl::resultCount;
+using module_lex::isBlank;
 
 const DictEntry* AttrDict::findFrontend(std::string_view name, const DictEntry** frontend,
                                         const AttrDict** inner) const {
@@ -304,15 +314,61 @@ Result<ScanSummary> scanText(std::string_view text, ScanVisitor& visitor) {
   return s.run();
 }
 
+// A module's ops repeat a few dictionary-and-type tails (`{...} :
+// tensor<16x64xf32>` after the same sharding) many times, and reading the
+// types again is most of what a site costs the conversion (about 900
+// instructions an op). What the reader finds is memoised on what it reads:
+// the bytes from the dictionary's end through the line's '\n', the first
+// byte after the blanks that follow (and the one after it), and the number
+// of results (it decides between a result's type and a select's operand
+// type). A read that went further than that byte is not memoised, and
+// neither is an error. Bounded: at most kMemoEntries tails are kept.
 struct OpTypeReader::Impl {
-  explicit Impl(std::string_view text) : scanner(text, none) {}
+  explicit Impl(std::string_view text) : text(text), scanner(text, none) {}
+  static constexpr size_t kMemoEntries = 1 << 14;
+  static constexpr size_t kMaxTail = 512;
+  struct Seen {
+    char next0, next1;
+    size_t results;
+    bool known;
+    std::vector<Span> types;  // relative to the dictionary's end
+  };
+  std::string_view text;
   ScanVisitor none;
   Scanner scanner;
+  std::unordered_map<std::string_view, std::vector<Seen>> memo;  // views of `text`
+  size_t entries = 0;
 };
 OpTypeReader::OpTypeReader(std::string_view text) : impl_(std::make_unique<Impl>(text)) {}
 OpTypeReader::~OpTypeReader() = default;
 Status OpTypeReader::read(size_t pos, std::string_view opResults, ValueDict& vd) {
-  return impl_->scanner.typesAt(pos, opResults, vd);
+  Impl& m = *impl_;
+  std::string_view t = m.text;
+  size_t eol = pos < t.size() ? t.find('\n', pos) : std::string_view::npos;
+  if (eol == std::string_view::npos || eol - pos > Impl::kMaxTail) return m.scanner.typesAt(pos, opResults, vd);
+  size_t next = eol + 1;
+  while (next < t.size() && isBlank(t[next])) ++next;
+  char next0 = next < t.size() ? t[next] : '\0';
+  char next1 = next + 1 < t.size() ? t[next + 1] : '\0';
+  size_t results = resultCount(opResults);
+  std::string_view tail = t.substr(pos, eol + 1 - pos);
+  auto it = m.memo.find(tail);
+  if (it != m.memo.end()) {
+    for (const Impl::Seen& seen : it->second) {
+      if (seen.next0 != next0 || seen.next1 != next1 || seen.results != results) continue;
+      vd.typesKnown = seen.known;
+      vd.types.clear();
+      for (const Span& s : seen.types) vd.types.push_back({s.begin + pos, s.end + pos});
+      return okStatus();
+    }
+  }
+  SB_TRY(m.scanner.typesAt(pos, opResults, vd));
+  if (m.scanner.position() > next || m.entries >= Impl::kMemoEntries) return okStatus();
+  Impl::Seen seen{next0, next1, results, vd.typesKnown, {}};
+  for (const Span& s : vd.types) seen.types.push_back({s.begin - pos, s.end - pos});
+  m.memo[tail].push_back(std::move(seen));
+  ++m.entries;
+  return okStatus();
 }
 
 bool isInterestingDict(const AttrDict& d) { return Scanner::interesting(d); }

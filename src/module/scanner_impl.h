@@ -357,6 +357,9 @@ class Scanner {
     opResults_ = opResults;
     return readOpTypes(vd);
   }
+  // Where the last typesAt stopped reading (every byte it looked at is
+  // before this one, or this one and the next).
+  size_t position() const { return p_; }
 
  private:
   Status readOpTypes(ValueDict& vd);
