@@ -120,14 +120,22 @@ namespace {
 // Whether all eight bytes of `w` are printable ASCII (0x20 to 0x7e), tested
 // at once: with every byte's top bit clear (no carry can cross a byte), a
 // byte is at least 0x20 iff adding 0x60 sets its top bit, and at least 0x7f
-// iff adding 0x01 does. Most of a module is such runs; a newline or any
-// UTF-8 sends the word to the byte loop.
-bool allPrintable(uint64_t w) {
-  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  if (w & kHigh) return false;                // a byte >= 0x80
+// iff adding 0x01 does. Most of a module is such runs. Asked only of a word
+// that is not, whether its bytes are printable ASCII or '\n': one word of
+// every few in a module holds a line break, whose bytes were otherwise
+// tested one at a time up to it. Other bytes (UTF-8, tabs) go to the byte loop.
+constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull, kLow7 = 0x7f7f7f7f7f7f7f7full;
+uint64_t printableBytes(uint64_t w) {
   uint64_t low = w + (0x80 - 0x20) * kOnes;   // top bit set iff byte >= 0x20
   uint64_t high = w + (0x80 - 0x7f) * kOnes;  // top bit set iff byte >= 0x7f
-  return (low & kHigh) == kHigh && (high & kHigh) == 0;
+  return low & ~high & kHigh;
+}
+bool allPrintable(uint64_t w) { return !(w & kHigh) && printableBytes(w) == kHigh; }
+bool allPrintableOrNewline(uint64_t w) {
+  if (w & kHigh) return false;
+  uint64_t x = w ^ (uint64_t{'\n'} * kOnes);                   // zero where a byte is '\n'
+  uint64_t newline = ~(((x & kLow7) + kLow7) | x | kLow7);  // top bit set iff that byte of x is zero
+  return (printableBytes(w) | newline) == kHigh;
 }
 }  // namespace
 
@@ -136,7 +144,7 @@ Status checkText(std::string_view text) {
     if (i + 8 <= text.size()) {
       uint64_t w;
       std::memcpy(&w, text.data() + i, 8);
-      if (allPrintable(w)) {
+      if (allPrintable(w) || allPrintableOrNewline(w)) {
         i += 8;
         continue;
       }

@@ -175,9 +175,13 @@ using TypeAliases = std::map<std::string, std::string, std::less<>>;
 // `given`, then every `!name = definition` that starts a line of `text`
 // (the top-level alias definitions; a later one of a name wins, as the last
 // definition is the one MLIR would reject anyway).
+// `readLines` false: `given` alone, for a module whose text is known to
+// define none (aliasLinesIn, tree_scan.h).
 inline TypeAliases collectTypeAliases(std::string_view text,
-                                      const std::vector<std::pair<std::string, std::string>>& given) {
+                                      const std::vector<std::pair<std::string, std::string>>& given,
+                                      bool readLines = true) {
   TypeAliases out(given.begin(), given.end());
+  if (!readLines) return out;
   for (size_t p = 0; p < text.size();) {
     size_t eol = text.find('\n', p);
     if (eol == std::string_view::npos) eol = text.size();

@@ -303,10 +303,11 @@ namespace {
 // The export over `scan`, which reports a module's events to a visitor
 // (scanText over the text, or scanTree over a pass's op tree).
 template <typename Scan>
-Result<ConvertedModule> exportWith(std::string_view text, const ExportModuleOptions& options, Scan&& scan) {
+Result<ConvertedModule> exportWith(std::string_view text, const ExportModuleOptions& options, Scan&& scan,
+                                   bool readAliasLines = true) {
   sdy::Context ctx;
   ExportState state;
-  state.aliases = collectTypeAliases(text, options.typeAliases);
+  state.aliases = collectTypeAliases(text, options.typeAliases, readAliasLines);
   ExportCollect collect(text, ctx, state, options.readRoundTrip);
   SB_TRY(scan(collect));
   Emitter out(text);
@@ -339,7 +340,7 @@ Result<ConvertedModule> exportModuleOnTree(const OpTree& tree, TextSpan span, co
     }
     SB_TRY(module_detail::scanText(text, v));
     return okStatus();
-  });
+  }, module_detail::aliasLinesIn(tree, span));
 }
 
 }  // namespace shardbridge::module

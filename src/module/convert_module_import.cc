@@ -340,10 +340,11 @@ namespace {
 // The import over `scan`, which reports a module's events to a visitor and
 // returns the scan's summary (scanText, or scanTree over a pass's tree).
 template <typename Scan>
-Result<ConvertedModule> importWith(std::string_view text, const ImportModuleOptions& options, Scan&& scan) {
+Result<ConvertedModule> importWith(std::string_view text, const ImportModuleOptions& options, Scan&& scan,
+                                   bool readAliasLines = true) {
   sdy::Context ctx;
   ImportState state;
-  state.aliases = collectTypeAliases(text, options.typeAliases);
+  state.aliases = collectTypeAliases(text, options.typeAliases, readAliasLines);
   ImportCollect collect(text, ctx, state);
   SB_ASSIGN_OR_RETURN(ScanSummary summary, scan(collect));
 
@@ -426,7 +427,7 @@ Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, co
       onTree = false;
     }
     return module_detail::scanText(text, v);
-  });
+  }, module_detail::aliasLinesIn(tree, span));
 }
 
 }  // namespace shardbridge::module

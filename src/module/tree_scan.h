@@ -52,6 +52,17 @@ class TreeScanPlan {
 Result<bool> scanTree(const module::OpTree& tree, module::TextSpan span, ScanVisitor& visitor,
                       ScanSummary* summary = nullptr, TreeScanPlan* plan = nullptr);
 
+// Whether `span` of `tree` holds a top-level alias definition, whose lines
+// collectTypeAliases must read: only the implicit module of a file without
+// `module` does, since the parser refuses an alias inside a module. The
+// lines' search was about 1 % of a conversion.
+inline bool aliasLinesIn(const module::OpTree& tree, module::TextSpan span) {
+  for (const module::TextSpan& a : tree.aliases)
+    if (a.begin >= span.begin && a.end <= span.end) return true;
+  return false;
+}
+
+
 }  // namespace shardbridge::module_detail
 
 namespace shardbridge::module {

@@ -166,7 +166,7 @@ TEST(CheckText, LocatesTheFirstBadByte) {
   EXPECT_EQ(checkText("x\xff").error().message, "text is not valid UTF-8 (byte \\xff)");
 }
 
-// checkText tests eight printable bytes at a time (src/base/input.cc); a
+// checkText tests eight printable-or-newline bytes at a time (src/base/input.cc); a
 // byte at a time, the same rules must give the same verdict, message and
 // offset wherever the first bad byte falls.
 Status checkTextByteByByte(std::string_view text) {
@@ -189,7 +189,9 @@ RC_GTEST_PROP(CheckText, WordAtATimeAgreesWithByteAtATime, ()) {
   // byte, DEL, UTF-8 (whole or cut) or a NUL, at any alignment.
   const std::vector<std::string> pieces = {"module", " ", "{", "\n", "\t", "tensor<8xf32>", "\x01", "\x7f",
                                            "\xc3\xa9", "\xe2\x86\x92", "\xc3", "\xff", std::string(1, '\0'),
-                                           "\x1f", "~", "\x20"};
+                                           "\x1f", "~", "\x20",
+                                           // bytes a bit away from '\n' (0x0a), which the word test admits
+                                           "\v", "\r", "\x0e", "\x08", "\x8a", "*", "\n\n\n\n\n\n\n\n"};
   std::string text;
   for (const std::string& p : *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(pieces))) text += p;
   Status fast = checkText(text);
