@@ -36,7 +36,7 @@ class FuncValueIndex {
   bool used(int func, std::string_view name, int index);
 
  private:
-  // Flat and sorted by name (stable, so text order within a name): no
+  // Flat and sorted by name, length first (stable, so text order within a name): no
   // allocation per value, as the bench's many small functions need.
   struct Def {
     std::string_view name;
