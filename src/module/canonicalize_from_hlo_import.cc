@@ -81,7 +81,7 @@ struct TypeTree {
   size_t leaves = 1;  // leaf count (0 for `tuple<>`)
 };
 
-std::optional<TypeTree> typeTree(const OpTree& tree, const std::string& type, int depth = 0) {
+std::optional<TypeTree> typeTree(const OpTree& tree, std::string_view type, int depth = 0) {
   TypeTree n;
   n.text = oneLine(type);
   std::string t = resolve(tree, n.text);
@@ -197,7 +197,7 @@ class Flattener {
       c.op = i;
       c.func = func;
       bool ok = true, any = false;
-      for (const std::string& ty : types.operands) {
+      for (std::string_view ty : types.operands) {
         c.operands.push_back(typeTree(tree_, ty));
         ok = ok && c.operands.back().has_value();
         any = any || (ok && c.operands.back()->tuple);
@@ -322,7 +322,7 @@ class Flattener {
       if (n == 0) ctx_.rw.erase({op.results.begin, op.nameSpan.begin});
       else if (n > 1) ctx_.rw.replace(op.results, c.resultName + ":" + std::to_string(n));
     } else {
-      for (const std::string& r : types.results) resultTypes.push_back(oneLine(r));
+      for (std::string_view r : types.results) resultTypes.push_back(oneLine(r));
     }
     std::string sig = ": (" + module_lex::joinComma(operandTypes) + ") -> " +
                       (resultTypes.size() == 1 ? resultTypes[0] : "(" + module_lex::joinComma(resultTypes) + ")");

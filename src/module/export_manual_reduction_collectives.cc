@@ -510,8 +510,8 @@ Status ReductionExport::flush() {
       }
       OpTypes types = opTypes(tree_, op);
       for (int k = static_cast<int>(all.size()); k < resultCount(op); ++k) {
-        std::string type = types.results.empty() ? ""
-                           : types.results[std::min(static_cast<size_t>(k), types.results.size() - 1)];
+        std::string_view type = types.results.empty() ? std::string_view()
+                                : types.results[std::min(static_cast<size_t>(k), types.results.size() - 1)];
         all.push_back(sdy::TensorShardingAttr::getFullyOpen(sctx_, it->second.meshOrRef(), typeRank(type)));
       }
       for (auto k = it; k != end; ++k)

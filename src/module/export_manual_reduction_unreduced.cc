@@ -103,7 +103,7 @@ Status ReductionExport::syncUnreduced(int i) {
   SB_ASSIGN_OR_RETURN(sdy::TensorShardingAttr in, sharding(input));
   if (!in) {
     OpTypes types = opTypes(tree_, op);
-    std::string type = !types.operands.empty() ? types.operands[0] : types.results.empty() ? "" : types.results[0];
+    std::string type(!types.operands.empty() ? types.operands[0] : types.results.empty() ? std::string_view() : types.results[0]);
     if (type.empty())
       return makeError(ErrorCode::kParse, "expected the operand type of '" + std::string(op.name) + "'",
                        op.nameSpan.begin);

@@ -64,8 +64,8 @@ Result<std::vector<int64_t>> unspecifiedDims(std::string_view t, const OpNode& o
 
 std::string singleType(const OpTree& tree, const OpNode& op) {
   OpTypes types = opTypes(tree, op);
-  if (types.known && types.results.size() == 1) return types.results[0];
-  if (types.known && types.operands.size() == 1) return types.operands[0];
+  if (types.known && types.results.size() == 1) return std::string(types.results[0]);
+  if (types.known && types.operands.size() == 1) return std::string(types.operands[0]);
   return {};
 }
 
@@ -148,7 +148,7 @@ Status importShardingGroup(PassContext& ctx, FuncValueIndex& values, int i) {
     return at(op, "expected a signature '(T) -> ...' on the xla.sdy.ShardingGroup custom call");
   ctx.rw.replace(op.whole, withLoc(t, op,
                                    "sdy.sharding_group " + std::string(op.uses[0].span.in(t)) +
-                                       " group_id=" + std::to_string(*value) + " : " + types.operands[0]));
+                                       " group_id=" + std::to_string(*value) + " : " + std::string(types.operands[0])));
   return okStatus();
 }
 

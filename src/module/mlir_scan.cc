@@ -130,8 +130,8 @@ class TreeScan {
       region.insert(region.end(), parts.axes.begin(), parts.axes.end());
       regionAxes_[i] = std::move(region);
       Site in = where, out = where;
-      in.types = types.known && types.operands.size() == parts.in.size() ? readTypes(types.operands) : std::nullopt;
-      out.types = types.known && types.results.size() == parts.out.size() ? readTypes(types.results) : std::nullopt;
+      in.types = types.known && types.operands.size() == parts.in.size() ? readTypes(typeStrings(types.operands)) : std::nullopt;
+      out.types = types.known && types.results.size() == parts.out.size() ? readTypes(typeStrings(types.results)) : std::nullopt;
       for (size_t k = 0; k < parts.in.size(); ++k)
         add("sdy.manual_computation in_shardings[" + std::to_string(k) + "]", "in_shardings", parts.in[k], false,
             one(in, k));
@@ -157,9 +157,9 @@ class TreeScan {
   static std::optional<std::vector<MlirType>> resultTypes(const OpNode& op, const OpTypes& types) {
     if (!types.known) return std::nullopt;
     size_t n = static_cast<size_t>(resultCount(op));
-    if (types.results.size() == n) return readTypes(types.results);
+    if (types.results.size() == n) return readTypes(typeStrings(types.results));
     if (types.operands.empty() && types.results.size() == 1 && n > 1)
-      return readTypes(std::vector<std::string>(n, types.results[0]));
+      return readTypes(std::vector<std::string>(n, std::string(types.results[0])));
     return std::nullopt;
   }
 

@@ -41,18 +41,10 @@ bool bracketsMatch(std::string_view s) {
   return open.empty();
 }
 
-// `(a, b)` -> [a, b]; `a` -> [a].
-std::vector<std::string> typeGroup(std::string_view s) {
-  s = module_lex::trimBlanks(s);
-  if (s.size() >= 2 && s.front() == '(' && s.back() == ')' && topLevelArrow(s) == std::string_view::npos)
-    return splitTypeList(s.substr(1, s.size() - 2));
-  return splitTypeList(s);
-}
-
-}  // namespace
-
-std::vector<std::string> splitTypeList(std::string_view text) {
-  std::vector<std::string> out;
+// splitTypeList's parts, as views of `text`.
+template <typename Part>
+std::vector<Part> splitTypes(std::string_view text) {
+  std::vector<Part> out;
   int depth = 0;
   size_t b = 0;
   for (size_t i = 0; i <= text.size(); ++i) {
@@ -70,6 +62,18 @@ std::vector<std::string> splitTypeList(std::string_view text) {
   return out;
 }
 
+// `(a, b)` -> [a, b]; `a` -> [a].
+std::vector<std::string_view> typeGroup(std::string_view s) {
+  s = module_lex::trimBlanks(s);
+  if (s.size() >= 2 && s.front() == '(' && s.back() == ')' && topLevelArrow(s) == std::string_view::npos)
+    return splitTypes<std::string_view>(s.substr(1, s.size() - 2));
+  return splitTypes<std::string_view>(s);
+}
+
+}  // namespace
+
+std::vector<std::string> splitTypeList(std::string_view text) { return splitTypes<std::string>(text); }
+
 OpTypes opTypes(const OpTree& tree, const OpNode& op) {
   OpTypes t;
   std::string_view s = op.signature.in(tree.text);
@@ -79,12 +83,16 @@ OpTypes opTypes(const OpTree& tree, const OpNode& op) {
   t.known = true;
   size_t arrow = topLevelArrow(s);
   if (arrow == std::string_view::npos) {
-    t.results = splitTypeList(s);
+    t.results = splitTypes<std::string_view>(s);
     return t;
   }
   t.operands = typeGroup(s.substr(0, arrow));
   t.results = typeGroup(s.substr(arrow + 2));
   return t;
+}
+
+std::vector<std::string> typeStrings(const std::vector<std::string_view>& types) {
+  return std::vector<std::string>(types.begin(), types.end());
 }
 
 int resultCount(const OpNode& op) {

@@ -14,15 +14,18 @@ namespace shardbridge::module {
 // Splits `a, b<c, d>, (e) -> f` at its top-level commas, blanks trimmed.
 std::vector<std::string> splitTypeList(std::string_view text);
 
+// Views of the tree's text (valid while it is).
 struct OpTypes {
   bool known = false;
-  std::vector<std::string> operands;  // only for the functional form
-  std::vector<std::string> results;
+  std::vector<std::string_view> operands;  // only for the functional form
+  std::vector<std::string_view> results;
 };
 
 // The types of `op`'s signature (known=false without one, or when its
 // brackets do not match, as in `(tensoprivatxf32>) -> tensor<2xf32>`).
 OpTypes opTypes(const OpTree& tree, const OpNode& op);
+// OpTypes' views as strings of their own.
+std::vector<std::string> typeStrings(const std::vector<std::string_view>& types);
 
 // The number of values `op` defines (`%0:2, %1` -> 3).
 int resultCount(const OpNode& op);

@@ -33,8 +33,9 @@ std::string valueType(const OpTree& tree, FuncValueIndex& values, int func, std:
   if (def < 0) return {};
   OpTypes types = opTypes(tree, tree.ops[def]);
   if (!types.known) return {};
-  if (types.results.size() == 1) return types.results[0];
-  if (resultIndex < static_cast<int>(types.results.size())) return types.results[static_cast<size_t>(resultIndex)];
+  if (types.results.size() == 1) return std::string(types.results[0]);
+  if (resultIndex < static_cast<int>(types.results.size()))
+    return std::string(types.results[static_cast<size_t>(resultIndex)]);
   return {};
 }
 

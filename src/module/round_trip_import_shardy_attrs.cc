@@ -259,7 +259,7 @@ class Importer {
       if (v3_ && (keeps || target == "X64Combine" || keepOpShardings_))
         if (const AttrEntry* m = op.dict.find("mhlo.sharding"); m && !op.dict.find("sdy.sharding")) {
           OpTypes types = opTypes(tree_, op);
-          std::vector<std::string> rts = types.results;
+          std::vector<std::string> rts = typeStrings(types.results);
           if (rts.size() == 1 && resultCount(op) > 1) rts.assign(static_cast<size_t>(resultCount(op)), rts[0]);
           Result<std::string> c = v3Text(*m, rts, true);
           if (keeps || target == "X64Combine") {
@@ -388,7 +388,7 @@ class Importer {
     OpTypes types = opTypes(tree_, op);
     if (!s || !types.known) return false;
     size_t n = static_cast<size_t>(resultCount(op));
-    std::vector<std::string> results = types.results;
+    std::vector<std::string_view> results = types.results;
     if (results.size() == 1 && n > 1) results.assign(n, results[0]);
     if (s->shardings().size() != n || results.size() != n) return false;
     for (size_t i = 0; i < n; ++i)
@@ -467,7 +467,7 @@ class Importer {
             sdy::TensorShardingAttr::get(sctx_, sharding.meshOrRef(), dims, sharding.replicatedAxes(),
                                          sharding.unreducedAxes());
         OpTypes types = opTypes(tree_, op);
-        std::string type = types.known && types.results.size() == 1 ? types.results[0] : std::string();
+        std::string type = types.known && types.results.size() == 1 ? std::string(types.results[0]) : std::string();
         if (type.empty())
           return makeError(ErrorCode::kParse, "expected a signature '(T) -> T' on xla.sdy.FuncResultSharding",
                            op.whole.begin);

@@ -50,9 +50,13 @@ std::string joinValues(const std::string& name, size_t n) {
   return s;
 }
 
-std::string typeList(const std::vector<std::string>& types, bool parenthesizeOne) {
+template <typename Type>
+std::string typeList(const std::vector<Type>& types, bool parenthesizeOne) {
   std::string s;
-  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + types[i];
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (i) s += ", ";
+    s += types[i];
+  }
   return types.size() == 1 && !parenthesizeOne ? s : "(" + s + ")";
 }
 

@@ -130,7 +130,7 @@ class RoundTripMatcher {
                          op.whole.begin);
       for (size_t k = 0; k < op.uses.size(); ++k) {
         p.operands.push_back(std::string(op.uses[k].span.in(t_)));
-        p.operandTypes.push_back(types.operands[k]);
+        p.operandTypes.push_back(std::string(types.operands[k]));
       }
       p.erased.push_back(g);
       claimed_.insert(g);
@@ -147,7 +147,7 @@ class RoundTripMatcher {
       if (!types.known)
         return makeError(ErrorCode::kParse, "expected a signature '(L) -> G' on the " + std::string(kL2G) + " call",
                          op.whole.begin);
-      p.resultTypes = types.results;
+      p.resultTypes = typeStrings(types.results);
       int index = 0;
       if (op.resultDefs.size() == 1) p.replacedGroupSize = op.resultDefs[0].count;
       for (const ResultDef& d : op.resultDefs)

@@ -230,9 +230,9 @@ class ShardMapExport {
           // (`stablehlo.select ... : pred_type, result_type`) has the last.
           if (n == 1 && types.results.size() > 1) types.results.erase(types.results.begin(), types.results.end() - 1);
           for (int r = 0; r < n; ++r) {
-            std::string type = r < static_cast<int>(types.results.size()) ? types.results[r]
-                               : types.results.empty() ? std::string()
-                                                       : types.results.back();
+            std::string_view type = r < static_cast<int>(types.results.size()) ? types.results[r]
+                                    : types.results.empty() ? std::string_view()
+                                                            : types.results.back();
             s += (r ? ", " : "") + replicated(mesh, type);
           }
         }

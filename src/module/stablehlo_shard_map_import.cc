@@ -144,10 +144,10 @@ class StablehloMatcher {
       const OpNode& s = tree_.ops[sharding];
       p.operands.push_back(std::string(s.uses[0].span.in(t_)));
       OpTypes types = opTypes(tree_, s);
-      std::string type = types.known && !types.operands.empty() ? types.operands[0]
-                         : types.known && !types.results.empty() ? types.results[0]
-                                                                 : std::string();
-      p.operandTypes.push_back(type);
+      std::string_view type = types.known && !types.operands.empty() ? types.operands[0]
+                              : types.known && !types.results.empty() ? types.results[0]
+                                                                      : std::string_view();
+      p.operandTypes.push_back(std::string(type));
       SB_ASSIGN_OR_RETURN(sdy::TensorShardingAttr is, shardingOf(sharding));
       in.push_back(is);
       SB_ASSIGN_OR_RETURN(sdy::TensorShardingAttr ls, shardingOf(f2s));
@@ -182,7 +182,7 @@ class StablehloMatcher {
       if (!types.known || types.results.size() != 1)
         return makeError(ErrorCode::kParse, "expected a signature '(L) -> G' on this SPMDShardToFullShape",
                          tree_.ops[s2f].whole.begin);
-      p.resultTypes.push_back(types.results[0]);
+      p.resultTypes.push_back(std::string(types.results[0]));
       p.replaces.push_back({std::string(tree_.ops[s2f].resultDefs[0].name.in(t_)), 0});
       SB_ASSIGN_OR_RETURN(sdy::TensorShardingAttr os, shardingOf(s2f));
       out.push_back(os);

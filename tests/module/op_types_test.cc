@@ -36,8 +36,8 @@ TEST(OpTypes, ASignatureWithUnmatchedBracketsIsNotKnown) {
   EXPECT_FALSE(bad.known);
   OpTypes good = types(": (tensor<8x32xf32>, !t<\"ab\">) -> (tensor<4xcomplex<f32>>, (tensor<2xf32>) -> tensor<2xf32>)");
   ASSERT_TRUE(good.known);
-  EXPECT_EQ(good.operands, (std::vector<std::string>{"tensor<8x32xf32>", "!t<\"ab\">"}));
-  EXPECT_EQ(good.results, (std::vector<std::string>{"tensor<4xcomplex<f32>>", "(tensor<2xf32>) -> tensor<2xf32>"}));
+  EXPECT_EQ(good.operands, (std::vector<std::string_view>{"tensor<8x32xf32>", "!t<\"ab\">"}));
+  EXPECT_EQ(good.results, (std::vector<std::string_view>{"tensor<4xcomplex<f32>>", "(tensor<2xf32>) -> tensor<2xf32>"}));
 }
 
 TEST(IsShapedType, AnswersAsTheTypeParser) {
