@@ -90,6 +90,29 @@ RC_GTEST_PROP(WordPresence, AnswersEqualPlainSearchAcrossRewrites, ()) {
   checkAnswers(presence, text, 63u);
 }
 
+RC_GTEST_PROP(WordPresence, ALargeTextSearchedForEveryWordAtOnceAnswersAsAPlainSearch, ()) {
+  // At 256 KiB and more the first question looks for every wanted word in
+  // one pass (word_presence.cc findEach): dense tokens, a long filler, and
+  // tokens again, for a random set of the words (the shortest decides how
+  // far the pass skips). The texts are large: 300 cases of the suite's
+  // thousands are enough.
+  static int cases = 0;
+  if (++cases > 300) return;
+  std::string dense;
+  const std::string tokens = textFrom(*genTokens(60, 15), 0);
+  for (int i = 0; i < 40; ++i) dense += tokens;
+  std::string text = dense + std::string(*rc::gen::inRange(262144, 270000), 'y') + textFrom(*genTokens(24, 15), 0);
+  // Six words or more are looked for at once: the six, and some of these.
+  static const std::vector<std::string_view> kMore = {"computation", "call", "zz", "sdy.sdy", "yq", "q\nab"};
+  std::vector<std::string_view> words = kWords;
+  for (std::string_view w : kMore)
+    if (*rc::gen::arbitrary<bool>()) words.push_back(w);
+  WordPresence presence(words);
+  std::vector<std::string_view> order = words;
+  if (!order.empty()) std::rotate(order.begin(), order.begin() + *rc::gen::inRange<size_t>(0, order.size()), order.end());
+  for (std::string_view w : order) RC_ASSERT(presence.contains(text, w) == module_lex::contains(text, w));
+}
+
 TEST(WordPresence, FindsWordsAcrossBlockEdgesAndLaterRewrites) {
   // "zzq" starting two bytes before the first block's end, and a word that
   // only a rewrite makes, by erasing what separated its halves.
