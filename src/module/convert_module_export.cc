@@ -138,21 +138,26 @@ class ExportRewrite : public module_detail::ScanVisitor {
     // shard-map export on everything inside a manual computation: the axes
     // the sharding is exported with (as a MANUAL subgroup); the entry goes.
     const DictEntry* manualEntry = d.find("xla.sdy.manual_axes");
-    module_detail::ManualScope written;
     const module_detail::ManualScope* manual = vd.manual;
     if (manualEntry) {
       std::string_view v = manualEntry->value.in(t_);
       if (!v.starts_with("#sdy<manual_axes{"))
         return makeError(ErrorCode::kParse, "expected #sdy<manual_axes{...}> for xla.sdy.manual_axes",
                          manualEntry->value.begin);
-      for (size_t q = 0; q < v.size(); ++q) {
-        if (v[q] != '"') continue;
-        size_t e = v.find('"', q + 1);
-        if (e == std::string_view::npos) break;
-        written.axes.emplace_back(v.substr(q + 1, e - q - 1));
-        q = e;
+      // Every op of an outlined body carries the same attribute: the axes
+      // of the last one read are kept (a vector of strings a dictionary).
+      if (v != writtenText_) {
+        written_.axes.clear();
+        for (size_t q = 0; q < v.size(); ++q) {
+          if (v[q] != '"') continue;
+          size_t e = v.find('"', q + 1);
+          if (e == std::string_view::npos) break;
+          written_.axes.emplace_back(v.substr(q + 1, e - q - 1));
+          q = e;
+        }
+        writtenText_ = v;
       }
-      manual = &written;
+      manual = &written_;
       if (!sdyEntry && !roundTrip) {
         // Only the manual axes (a terminator): the entry, or the dictionary, goes.
         std::vector<EntryAction> actions(d.entries.size());
@@ -290,6 +295,9 @@ class ExportRewrite : public module_detail::ScanVisitor {
   std::string key_;
   std::string entry_;
   std::vector<Edit> edits_;
+  // The last xla.sdy.manual_axes value read (a view of t_) and its axes.
+  std::string_view writtenText_;
+  module_detail::ManualScope written_;
 };
 
 // =============================================================================
