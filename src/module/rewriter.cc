@@ -78,6 +78,21 @@ Result<std::string> Rewriter::apply(OffsetMap* map) const {
   return out;
 }
 
+Result<std::string> Rewriter::take(OffsetMap* map) {
+  if (edits_.size() != 1 || edits_[0].span.begin != 0 || edits_[0].span.end > text_.size()) return apply(map);
+  // The pieces apply gives: the edit's text, then the copy of the rest (a
+  // module's closing newline, or nothing).
+  Edit& e = edits_[0];
+  size_t end = e.span.end;
+  if (map) {
+    if (!e.text.empty()) map->pieces_.push_back({0, e.text.size(), e.origin != kNoOrigin ? e.origin : 0, false});
+    map->pieces_.push_back({e.text.size(), e.text.size() + text_.size() - end, end, true});
+  }
+  std::string out = std::move(e.text);
+  out.append(text_.substr(end));
+  return out;
+}
+
 std::string printAttrKey(std::string_view key) {
   bool bare = !key.empty() && module_lex::isIdentStart(key[0]);
   for (char c : key) bare = bare && module_lex::isIdentChar(c);

@@ -63,6 +63,10 @@ class Rewriter {
   // The text with every edit applied. Errors (kInternal): two edits that
   // overlap (a pass bug, reported rather than producing broken text).
   Result<std::string> apply(OffsetMap* map = nullptr) const;
+  // apply(map), leaving the edits' texts unspecified: when the one edit
+  // replaces the text from its start (a conversion's output for the whole
+  // module), its text is moved out rather than copied, the rest appended.
+  Result<std::string> take(OffsetMap* map = nullptr);
 
   static constexpr size_t kNoOrigin = static_cast<size_t>(-1);
   struct Edit {

@@ -197,7 +197,7 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
     tree.reset();
     OffsetMap map;
     Clock::time_point t0 = Clock::now();
-    SB_ASSIGN_OR_RETURN(std::string next, rw.apply(&map));
+    SB_ASSIGN_OR_RETURN(std::string next, rw.take(&map));
     out.text = std::move(next);
     timing->apply = since(t0);
     timing->applied = true;

@@ -66,6 +66,54 @@ TEST(Rewriter, TheOutputHoldsExactlyItsSize) {
   EXPECT_EQ(err.error().code, ErrorCode::kInternal);
 }
 
+// take() moves a whole-text replacement's text out (a conversion's output
+// is as large as the module) and gives the offset map apply gives; any other
+// set of edits is applied.
+TEST(Rewriter, TakeMovesAWholeReplacementOutWithApplysMap) {
+  std::string text = "0123456789";
+  auto same = [&](Rewriter make) {
+    OffsetMap a, b;
+    auto applied = make.apply(&a);
+    auto taken = make.take(&b);
+    ASSERT_TRUE(applied.has_value() && taken.has_value());
+    EXPECT_EQ(*applied, *taken);
+    ASSERT_EQ(a.pieces().size(), b.pieces().size());
+    for (size_t i = 0; i < a.pieces().size(); ++i) {
+      EXPECT_EQ(a.pieces()[i].newBegin, b.pieces()[i].newBegin);
+      EXPECT_EQ(a.pieces()[i].newEnd, b.pieces()[i].newEnd);
+      EXPECT_EQ(a.pieces()[i].oldBegin, b.pieces()[i].oldBegin);
+      EXPECT_EQ(a.pieces()[i].copied, b.pieces()[i].copied);
+    }
+  };
+  Rewriter whole(text);
+  whole.replace({0, 10}, std::string(40, 'w'));
+  same(whole);
+  Rewriter emptied(text);
+  emptied.replace({0, 10}, "");
+  same(emptied);
+  Rewriter moved(text);
+  moved.insertFrom(0, "x", 3);
+  same(moved);
+  Rewriter part(text);
+  part.replace({0, 9}, "p");
+  same(part);
+  Rewriter inner(text);
+  inner.replace({1, 9}, "i");
+  same(inner);
+  Rewriter two(text);
+  two.replace({0, 3}, "a");
+  two.replace({5, 6}, "b");
+  same(two);
+  // The text itself is moved, not copied.
+  Rewriter big(text);
+  std::string out(1 << 20, 'o');
+  const char* data = out.data();
+  big.replace({0, 10}, std::move(out));
+  auto taken = big.take();
+  ASSERT_TRUE(taken.has_value());
+  EXPECT_EQ(taken->data(), data);
+}
+
 TEST(DictEditor, NewKeysGoToTheirSortedPlace) {
   std::string text = "{a = 1, mhlo.frontend_attributes = {}, z = 2}";
   AttrDictNode d;
