@@ -104,7 +104,8 @@ bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& o
   return true;
 }
 
-bool wordsAbsentAfter(std::string_view text, const Rewriter& pending, std::span<const std::string_view> words) {
+bool wordsAbsentAfter(std::string_view text, const Rewriter& pending, std::span<const std::string_view> words,
+                      bool absentInText) {
   // The edits in the order apply writes them, without those it skips (an
   // edit inside a span an earlier one replaces).
   std::vector<const Rewriter::Edit*> order;
@@ -150,6 +151,7 @@ bool wordsAbsentAfter(std::string_view text, const Rewriter& pending, std::span<
   // An occurrence in `text` is gone when an edit replaces one of its bytes
   // or inserts strictly inside it; the kept edits are sorted and apart, so
   // the last one starting before the occurrence's end tells.
+  if (absentInText) return true;
   for (std::string_view w : words) {
     if (w.empty()) continue;
     for (size_t from = 0;;) {

@@ -39,6 +39,10 @@ bool editsCompose(const OpTree& tree, const Rewriter& pending, const Rewriter& o
 // inside it. False, to be
 // safe, when the edits overlap in a way apply refuses. The driver asks it
 // to pass over a step whose prefilter would skip it after the rewrite.
-bool wordsAbsentAfter(std::string_view text, const Rewriter& pending, std::span<const std::string_view> words);
+// `absentInText`: the caller knows none of `words` occurs in `text`, so only
+// what the edits write and join is searched (the occurrences' walk over the
+// whole text, a search per word, is skipped).
+bool wordsAbsentAfter(std::string_view text, const Rewriter& pending, std::span<const std::string_view> words,
+                      bool absentInText = false);
 
 }  // namespace shardbridge::module

@@ -107,10 +107,14 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   // (edit_compose.h wordsAbsentAfter, without building that text). Its
   // words are looked for here, not asked of `presence`: its first question
   // about a text finds every later step's words at once, and the answers
-  // would not outlive this rewrite's many edits.
+  // would not outlive this rewrite's many edits. Where `presence` already
+  // knows them absent from this text, only the edits' surroundings are
+  // searched.
   auto skippedAfter = [&](const Step& step, const Rewriter& pending) {
     const std::vector<std::string_view>& words = step.def->needsAny;
-    return !step.def->needs && !words.empty() && wordsAbsentAfter(current, pending, words);
+    if (step.def->needs || words.empty()) return false;
+    bool absent = std::all_of(words.begin(), words.end(), [&](std::string_view w) { return presence.knownAbsent(w); });
+    return wordsAbsentAfter(current, pending, words, absent);
   };
   using Clock = std::chrono::steady_clock;
   auto since = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };

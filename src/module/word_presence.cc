@@ -146,6 +146,12 @@ bool WordPresence::contains(std::string_view text, std::string_view word) {
   return it->state == State::kPresent;
 }
 
+bool WordPresence::knownAbsent(std::string_view word) const {
+  auto it = std::lower_bound(words_.begin(), words_.end(), word,
+                             [](const Word& w, std::string_view v) { return w.text < v; });
+  return it != words_.end() && it->text == word && it->state == State::kAbsent;
+}
+
 void WordPresence::wantOnly(const std::vector<std::string_view>& words) {
   for (Word& w : words_) {
     w.wanted = std::find(words.begin(), words.end(), w.text) != words.end();

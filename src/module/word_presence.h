@@ -45,6 +45,9 @@ class WordPresence {
   // search.
   void wantOnly(const std::vector<std::string_view>& words);
 
+  // Whether `word` is known to be absent from the current text without a
+  // search (a tracked word an earlier question found absent).
+  bool knownAbsent(std::string_view word) const;
   // How many bytes were searched so far, for the benches and tests.
   size_t bytesSearched() const { return searched_; }
 

@@ -148,6 +148,12 @@ RC_GTEST_PROP(EditsCompose, WordsAbsentAfterIsTheSearchOfTheRewrittenText, ()) {
   bool found = false;
   for (std::string_view w : words) found |= rewritten->find(w) != std::string::npos;
   RC_ASSERT(absent == !found);
+  // Told that the words are absent from the text (the driver knows it from
+  // its prefilters' answers), it searches only around the edits, and
+  // answers the same.
+  bool inText = false;
+  for (std::string_view w : words) inText |= text.find(w) != std::string::npos;
+  if (!inText) RC_ASSERT(wordsAbsentAfter(text, pending, words, /*absentInText=*/true) == absent);
 }
 
 // A word formed by two adjacent edits' texts is found.
