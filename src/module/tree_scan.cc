@@ -466,6 +466,7 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
 
   AttrDict scratch;  // the dictionary being reported, when not converted early
   module_detail::OpTypeReader types(text);
+  ValueDict vd;
   for (size_t e : plan.order) {
     const Event& ev = events[e];
     const OpNode& op = tree.ops[static_cast<size_t>(ev.op)];
@@ -480,7 +481,12 @@ Result<bool> scanTree(const OpTree& tree, TextSpan span, ScanVisitor& visitor, S
       converted = &scratch;
     }
     const AttrDict& dict = converted ? *converted : scratch;
-    ValueDict vd;
+    // A fresh ValueDict for each event, but the storage of its types kept
+    // from the last (an allocation and a free an event otherwise).
+    std::vector<Span> typeStorage = std::move(vd.types);
+    typeStorage.clear();
+    vd = ValueDict();
+    vd.types = std::move(typeStorage);
     vd.dict = &dict;
     vd.manual = &scopes[static_cast<size_t>(ev.scope)];
     switch (ev.kind) {
