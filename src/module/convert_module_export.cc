@@ -160,7 +160,8 @@ class ExportRewrite : public module_detail::ScanVisitor {
       manual = &written_;
       if (!sdyEntry && !roundTrip) {
         // Only the manual axes (a terminator): the entry, or the dictionary, goes.
-        std::vector<EntryAction> actions(d.entries.size());
+        std::vector<EntryAction>& actions = actions_;  // reused: no allocation a dictionary
+        actions.assign(d.entries.size(), EntryAction());
         actions[static_cast<size_t>(manualEntry - d.entries.data())] = {Action::kDelete, ""};
         if (allDeleted(actions)) {
           size_t b = d.whole.begin;
@@ -181,7 +182,8 @@ class ExportRewrite : public module_detail::ScanVisitor {
         return out_.edit(sdyEntry->whole.begin, sdyEntry->whole.end, entry_);
       }
       const std::string& value = *encoded;
-      std::vector<EntryAction> actions(d.entries.size());
+      std::vector<EntryAction>& actions = actions_;
+      actions.assign(d.entries.size(), EntryAction());
       size_t sdyIndex = static_cast<size_t>(sdyEntry - d.entries.data());
       if (mhloEntry) {
         // Both present: the export wins, in mhlo.sharding's place.
@@ -295,6 +297,7 @@ class ExportRewrite : public module_detail::ScanVisitor {
   std::string key_;
   std::string entry_;
   std::vector<Edit> edits_;
+  std::vector<EntryAction> actions_;
   // The last xla.sdy.manual_axes value read (a view of t_) and its axes.
   std::string_view writtenText_;
   module_detail::ManualScope written_;
