@@ -7,6 +7,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,10 @@ bool parsedShaped(const std::string& t) {
 // mlir_import_fuzz). Such a signature is not known; arrows and nested types
 // are.
 TEST(OpTypes, ASignatureWithUnmatchedBracketsIsNotKnown) {
-  auto types = [](const std::string& signature) {
-    std::string text = "%0 = stablehlo.custom_call @f(%a) " + signature + "\n";
+  // The types are views of the tree's text, which must outlive them.
+  std::deque<std::string> texts;
+  auto types = [&texts](const std::string& signature) {
+    const std::string& text = texts.emplace_back("%0 = stablehlo.custom_call @f(%a) " + signature + "\n");
     auto tree = parseOpTree(text);
     EXPECT_TRUE(tree.has_value()) << signature;
     return tree ? opTypes(*tree, tree->ops[0]) : OpTypes();
