@@ -102,7 +102,8 @@ void WordPresence::scan(std::string_view text) {
   for (Word& w : words_)
     if (w.state == State::kUnknown && w.wanted) open.push_back(&w);
   bool shortWord = std::any_of(open.begin(), open.end(), [](const Word* w) { return w->text.size() < 2; });
-  if (open.size() >= kAllAtOnceWords && !shortWord && text.size() >= kAllAtOnceFrom) {
+  // (findEach chains its words by 16-bit index; the prefilters ask a few dozen.)
+  if (open.size() >= kAllAtOnceWords && open.size() <= INT16_MAX && !shortWord && text.size() >= kAllAtOnceFrom) {
     std::vector<std::string_view> words;
     for (const Word* w : open) words.push_back(w->text);
     std::vector<size_t> at = findEach(text, words);
