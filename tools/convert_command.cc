@@ -5,8 +5,8 @@
 //   shardbridge convert --to hlo|sdy [-o FILE] [--v3] [FILE|-]
 //
 // Prints the converted module (or writes it to FILE, atomically, only when
-// the whole conversion succeeded) and exits 0; warnings (ops left in sdy
-// form) go to stderr. An input error is rendered as FILE:LINE:COL on
+// the whole conversion succeeded) and exits 0; warnings (a mesh kept, what
+// an import loses) go to stderr, and with --timing where the time went. An input error is rendered as FILE:LINE:COL on
 // stderr with exit code 1; a usage error exits 2.
 #include <chrono>
 #include <cstdio>
@@ -189,13 +189,9 @@ int runConvert(const ConvertOptions& options) {
     std::cerr << input.name << ":" << at.line << ":" << at.column << ": warning: " << w.message << "\n";
   }
   Clock::time_point writeStart = Clock::now();
-  int rc = 0;
-  if (!options.output.empty()) {
-    rc = writeOutputPath(options.output, result->text);
-  } else {
+  int rc = options.output.empty() ? 0 : writeOutputPath(options.output, result->text);
+  if (rc == 0 && (options.json || options.output.empty()))
     rc = printOut(options.json ? convertJson(options, input, *result) : result->text);
-  }
-  if (options.json && !options.output.empty() && rc == 0) rc = printOut(convertJson(options, input, *result));
   if (options.timing) std::cerr << timingReport(result->timings, readSeconds, since(writeStart), since(start));
   return rc;
 }
