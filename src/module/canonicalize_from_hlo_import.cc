@@ -283,7 +283,7 @@ class Flattener {
     std::string stem = text.substr(1);
     std::replace(stem.begin(), stem.end(), '#', '_');
     for (size_t e = 0; e < type.elems.size(); ++e) {
-      std::string g = names().next(stem + "_" + std::to_string(e));
+      std::string g = names().next(stem + "_" + std::to_string(e), c.op);
       before += g + " = stablehlo.get_tuple_element " + text + "[" + std::to_string(e) + "] : (" + type.text +
                 ") -> " + type.elems[e].text;
       before += lineBreak(tree_.ops[c.op]);
@@ -402,7 +402,7 @@ class Flattener {
       parts.push_back(e.tuple ? rebuild(c, e, sub, stem) : sub[0]);
     }
     const OpNode& op = tree_.ops[c.op];
-    std::string name = names().next(stem.substr(1) + "_tuple");
+    std::string name = names().next(stem.substr(1) + "_tuple", c.op);
     std::string def = parts.empty() ? name + " = \"stablehlo.tuple\"() : () -> " + type.text
                                     : name + " = stablehlo.tuple " + module_lex::joinComma(parts) + " : " + type.text;
     ctx_.rw.insert(op.whole.end, lineBreak(op) + def);

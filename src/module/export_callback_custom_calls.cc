@@ -50,7 +50,7 @@ Status runExportCallbackCustomCalls(PassContext& ctx) {
     size_t typeBegin = op.signature.begin + arrow + 2;
     while (typeBegin < op.signature.end && module_lex::isBlank(t[typeBegin])) ++typeBegin;
     std::string type(types.results[0]);
-    std::string tuple = names.next(std::string(result.substr(1)) + "_tuple");
+    std::string tuple = names.next(std::string(result.substr(1)) + "_tuple", i);
     ctx.rw.replace(op.resultDefs[0].name, tuple);
     ctx.rw.replace({typeBegin, op.signature.end}, "tuple<" + type + ">");
     const AttrEntry* sharding = op.dict.find("mhlo.sharding");

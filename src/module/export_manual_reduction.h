@@ -113,6 +113,9 @@ class ReductionExport {
   std::string_view t_;
   const OpTree& tree_;
   FreshNames names_;
+  // The op being lowered: new values are named fresh in its function.
+  int at_ = -1;
+  std::string fresh(std::string_view stem) { return names_.next(stem, at_); }
   bool all_;
   sdy::Context sctx_;
   std::map<std::pair<int, std::string>, sdy::MeshAttr, std::less<>> meshes_;

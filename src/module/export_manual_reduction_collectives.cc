@@ -176,10 +176,16 @@ Status ReductionExport::run() {
       lowered.push_back(i);
     }
   }
-  for (int i : constants) SB_TRY(splitUnreducedConstant(i));
+  for (int i : constants) {
+    at_ = i;
+    SB_TRY(splitUnreducedConstant(i));
+  }
   // Upstream walks post-order with reversed iterators: the reverse of text
   // order (every op after the ops nested in it), so a chain syncs end to start.
-  for (auto it = syncs.rbegin(); it != syncs.rend(); ++it) SB_TRY(syncUnreduced(*it));
+  for (auto it = syncs.rbegin(); it != syncs.rend(); ++it) {
+    at_ = *it;
+    SB_TRY(syncUnreduced(*it));
+  }
   // The lowerings in text order: the collectives and the split constants.
   std::vector<int> split;
   for (int i : constants)
@@ -187,6 +193,7 @@ Status ReductionExport::run() {
   std::vector<int> order;
   std::merge(lowered.begin(), lowered.end(), split.begin(), split.end(), std::back_inserter(order));
   for (int i : order) {
+    at_ = i;
     std::string_view name = tree_.ops[i].name;
     if (name == "sdy.all_reduce" || name == "sdy.reduce_scatter") {
       SB_TRY(lowerCollective(i));
@@ -370,7 +377,7 @@ Result<std::string> ReductionExport::fullyManual(std::string_view results, std::
                                                  size_t indentAt, const BodyFn& body) {
   SB_ASSIGN_OR_RETURN(std::vector<int64_t> local, localShape(in, t, at));
   std::string indent(module_lex::indentationAt(t_, indentAt));
-  std::string arg = names_.next("arg");
+  std::string arg = fresh("arg");
   std::string manualAxes;
   for (const sdy::MeshAxisAttr& a : t.mesh.axes()) manualAxes += (manualAxes.empty() ? "\"" : ", \"") + std::string(a.name()) + "\"";
   sdy::PrintOptions stripped;
@@ -404,7 +411,7 @@ int64_t ReductionExport::nextChannel(int module) {
 
 std::string ReductionExport::reducer(sdy::ReductionOp kind, std::string_view element, const std::string& indent) {
   std::string scalar = "tensor<" + std::string(element) + ">";
-  std::string a = names_.next("arg"), b = names_.next("arg"), r = names_.next("red");
+  std::string a = fresh("arg"), b = fresh("arg"), r = fresh("red");
   const char* op = kind == sdy::ReductionOp::kMax ? "stablehlo.maximum"
                    : kind == sdy::ReductionOp::kMin ? "stablehlo.minimum" : "stablehlo.add";
   return indent + "^bb0(" + a + ": " + scalar + ", " + b + ": " + scalar + "):\n" + indent + "  " + r + " = " + op +
@@ -447,7 +454,7 @@ Status ReductionExport::lowerCollective(int i) {
       std::vector<std::vector<int64_t>> groups = std::move(*grouped);
       std::vector<int64_t> after = b.shape;
       if (dim) after[*dim] /= static_cast<int64_t>(groups.empty() ? 1 : groups[0].size());
-      std::string r = names_.next(dim ? "reduce_scatter" : "all_reduce");
+      std::string r = fresh(dim ? "reduce_scatter" : "all_reduce");
       b.text += inner + r + " = \"stablehlo." + (dim ? "reduce_scatter" : "all_reduce") + "\"(" + b.value +
                 ") <{channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(nextChannel(t.module)) +
                 ", type = 1>, replica_groups = " + denseGroups(groups) +

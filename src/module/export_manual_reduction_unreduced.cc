@@ -78,7 +78,7 @@ Status ReductionExport::splitUnreducedConstant(int i) {
   std::vector<sdy::AxisRefAttr> rep(old.replicatedAxes().begin(), old.replicatedAxes().end());
   split.replicated = sdy::TensorShardingAttr::get(sctx_, old.meshOrRef(), dimShardings, rep, {}, old.reductionOp());
   split.axes.assign(old.unreducedAxes().begin(), old.unreducedAxes().end());
-  split.name = names_.next(std::string(op.resultDefs[0].name.in(t_).substr(1)) + "_replicated");
+  split.name = fresh(std::string(op.resultDefs[0].name.in(t_).substr(1)) + "_replicated");
   ctx_.rw.replace(op.resultDefs[0].name, split.name);
   ctx_.rw.replace(e->value, sdy::printTensorShardingPerValue(
                                 sdy::TensorShardingPerValueAttr::get(sctx_, std::span(&split.replicated, 1))));
@@ -140,13 +140,13 @@ Status ReductionExport::syncUnreduced(int i) {
 
 std::map<std::string, std::pair<std::string, std::string>, std::less<>> ReductionExport::coordinates(
     sdy::MeshAttr mesh, const std::string& indent, std::string& body) {
-  std::string pid = names_.next("pid"), rem = names_.next("pid_i32");
+  std::string pid = fresh("pid"), rem = fresh("pid_i32");
   body += indent + pid + " = stablehlo.partition_id : tensor<ui32>\n";
   body += indent + rem + " = stablehlo.convert " + pid + " : (tensor<ui32>) -> tensor<i32>\n";
   std::map<std::string, std::pair<std::string, std::string>, std::less<>> axes;
   for (size_t a = mesh.axes().size(); a-- > 0;) {
     const sdy::MeshAxisAttr& axis = mesh.axes()[a];
-    std::string size = names_.next("c"), coord = names_.next("rem"), next = names_.next("div");
+    std::string size = fresh("c"), coord = fresh("rem"), next = fresh("div");
     body += indent + size + " = stablehlo.constant dense<" + std::to_string(axis.size()) + "> : tensor<i32>\n";
     body += indent + coord + " = stablehlo.remainder " + rem + ", " + size + " : tensor<i32>\n";
     body += indent + next + " = stablehlo.divide " + rem + ", " + size + " : tensor<i32>\n";
@@ -170,23 +170,23 @@ Result<Body> ReductionExport::replicatedToUnreducedBody(const std::string& arg, 
   }
   Body b;
   auto coords = coordinates(t.mesh, indent, b.text);
-  std::string c0 = names_.next("c");
+  std::string c0 = fresh("c");
   b.text += indent + c0 + " = stablehlo.constant dense<0> : tensor<i32>\n";
   std::string pred;
   for (sdy::AxisRefAttr a : axes) {
-    std::string cmp = names_.next("cmp");
+    std::string cmp = fresh("cmp");
     b.text += indent + cmp + " = stablehlo.compare  EQ, " + coords.find(a.name())->second.first + ", " + c0 + " : (" +
               std::string(kI32) + ", " + std::string(kI32) + ") -> tensor<i1>\n";
     if (pred.empty()) {
       pred = cmp;
     } else {
-      std::string both = names_.next("and");
+      std::string both = fresh("and");
       b.text += indent + both + " = stablehlo.and " + pred + ", " + cmp + " : tensor<i1>\n";
       pred = both;
     }
   }
   std::string scalar = "tensor<" + t.type.elementType + ">", type = tensorType(local, t.type.elementType);
-  std::string cst = names_.next("cst"), zeros = names_.next("broadcast"), select = names_.next("select");
+  std::string cst = fresh("cst"), zeros = fresh("broadcast"), select = fresh("select");
   b.text += indent + cst + " = stablehlo.constant dense<" + *zero + "> : " + scalar + "\n";
   b.text += indent + zeros + " = stablehlo.broadcast " + cst + ", sizes = " + dims(local) + " : (" + scalar + ") -> " +
             type + "\n";
@@ -260,12 +260,12 @@ Status ReductionExport::lowerToUnreduced(int i) {
                                const std::string& indent) -> Result<Body> {
       Body b;
       std::string scalar = "tensor<" + t.type.elementType + ">", type = tensorType(outLocal, t.type.elementType);
-      std::string cst = names_.next("cst"), zeros = names_.next("broadcast");
+      std::string cst = fresh("cst"), zeros = fresh("broadcast");
       b.text += indent + cst + " = stablehlo.constant dense<" + *zero + "> : " + scalar + "\n";
       b.text += indent + zeros + " = stablehlo.broadcast " + cst + ", sizes = " + dims(outLocal) + " : (" + scalar +
                 ") -> " + type + "\n";
       auto coords = coordinates(t.mesh, indent, b.text);
-      std::string c0 = names_.next("c");
+      std::string c0 = fresh("c");
       b.text += indent + c0 + " = stablehlo.constant dense<0> : tensor<i32>\n";
       std::vector<std::string> offsets;
       for (size_t d = 0; d < axes.size(); ++d) {
@@ -279,19 +279,19 @@ Status ReductionExport::lowerToUnreduced(int i) {
           if (prevSize.empty()) {
             offset = coord;
           } else {
-            std::string mul = names_.next("mul"), add = names_.next("add");
+            std::string mul = fresh("mul"), add = fresh("add");
             b.text += indent + mul + " = stablehlo.multiply " + offset + ", " + prevSize + " : tensor<i32>\n";
             b.text += indent + add + " = stablehlo.add " + mul + ", " + coord + " : tensor<i32>\n";
             offset = add;
           }
           prevSize = size;
         }
-        std::string dimSize = names_.next("c"), mul = names_.next("mul");
+        std::string dimSize = fresh("c"), mul = fresh("mul");
         b.text += indent + dimSize + " = stablehlo.constant dense<" + std::to_string(local[d]) + "> : tensor<i32>\n";
         b.text += indent + mul + " = stablehlo.multiply " + offset + ", " + dimSize + " : tensor<i32>\n";
         offsets.push_back(mul);
       }
-      std::string dus = names_.next("dynamic_update_slice");
+      std::string dus = fresh("dynamic_update_slice");
       b.text += indent + dus + " = stablehlo.dynamic_update_slice " + zeros + ", " + arg;
       for (const std::string& o : offsets) b.text += ", " + o;
       b.text += " : (" + type + ", " + tensorType(local, t.type.elementType);

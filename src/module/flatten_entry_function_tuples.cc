@@ -125,12 +125,12 @@ class EntryFlattener {
     std::vector<std::string> parts;
     for (const std::string& e : *elems) {
       if (elements(e)) {
-        std::string inner = names().next(stem + "_tuple");
+        std::string inner = names().next(stem + "_tuple", func_);
         SB_TRY(argLeaves(stem, e, inner, depth + 1, args, defs, leaves));
         parts.push_back(inner);
         continue;
       }
-      std::string leaf = names().next(stem + "_" + std::to_string(args.size()));
+      std::string leaf = names().next(stem + "_" + std::to_string(args.size()), func_);
       args.push_back(leaf + ": " + e + newLoc_);
       leaves.push_back(leaf);
       parts.push_back(leaf);
@@ -187,7 +187,7 @@ class EntryFlattener {
         for (char& ch : stem)
           if (ch == '#') ch = '_';
         for (size_t e = 0; e < elems->size(); ++e) {
-          std::string g = names().next(stem + "_" + std::to_string(e));
+          std::string g = names().next(stem + "_" + std::to_string(e), func_);
           before += g + " = stablehlo.get_tuple_element " + r.value + "[" + std::to_string(e) + "] : (" +
                     collapsedBlanks(r.type) + ") -> " + (*elems)[e] + lineBreakAt(at);
           next.push_back({g, g, 0, (*elems)[e], false});
@@ -206,6 +206,7 @@ class EntryFlattener {
   Status flatten(int f) {
     const OpNode& fn = tree_.ops[f];
     pos_ = fn.whole.begin;
+    func_ = f;
     bool anyArg = false, anyResult = false, resultAttrs = false;
     for (const ValueDef& a : fn.funcArgs()) anyArg = anyArg || elements(std::string(a.type.in(t_))).has_value();
     for (const FuncResult& r : fn.funcResults()) {
@@ -399,6 +400,7 @@ class EntryFlattener {
   std::map<std::string, ArgTuple> argTuples_;
   std::set<int> consumed_;
   size_t pos_ = 0;
+  int func_ = -1;  // the function being flattened: new values are named fresh in it
   std::string newLoc_;  // ` loc(...)` for the new arguments and tuples of the argument being flattened
 };
 

@@ -43,7 +43,12 @@ class Inliner {
     for (std::string_view n : namesDefinedIn(tree_, callee)) {
       if (rename.count(n)) continue;
       std::string chosen(n);
-      if (taken.has(chosen)) chosen = names_.next(n.substr(1));
+      if (taken.has(chosen)) {
+        chosen = names_.next(n.substr(1), plan.call);
+      } else {
+        // Kept as the callee names it: no fresh name of the caller may take it.
+        names_.reserve(chosen, plan.call);
+      }
       taken.added.insert(chosenNames_.emplace_back(chosen));
       rename[n] = chosen;
     }
@@ -124,7 +129,7 @@ class Inliner {
     } else if (n > 0 && sameGroupInOrder(plan.replaces, plan.replacedGroupSize)) {
       results = plan.replaces[0].first + ":" + std::to_string(n);
     } else if (n > 0) {
-      std::string fresh = names_.next(call.resultDefs.empty() ? "manual" : call.resultDefs[0].name.in(t_).substr(1));
+      std::string fresh = names_.next(call.resultDefs.empty() ? "manual" : call.resultDefs[0].name.in(t_).substr(1), plan.call);
       results = n == 1 ? fresh : fresh + ":" + std::to_string(n);
       for (size_t i = 0; i < n; ++i) {
         std::string to = n == 1 ? fresh : fresh + "#" + std::to_string(i);

@@ -89,7 +89,7 @@ Status runOpenWhileFreeVars(PassContext& ctx) {
                          "the type of " + std::string(name) + ", a free variable of this stablehlo.while, is not written",
                          loop.whole.begin);
       std::string operand = std::string(name) + (index ? "#" + std::to_string(index) : "");
-      std::string fresh = names.next(std::string(name.substr(1)) + "_open");
+      std::string fresh = names.next(std::string(name.substr(1)) + "_open", w);
       std::string line = fresh + " = sdy.sharding_constraint " + operand + " " + sdy::printTensorSharding(open, stripped) +
                          " : " + type;
       if (ownLine) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shardbridge/base/result.h"
+#include "module/fresh_names.h"
 #include "shardbridge/module/op_tree.h"
 
 namespace shardbridge::module {
@@ -115,36 +116,5 @@ void insertDict(Rewriter& rw, const OpTree& tree, const OpNode& op, const std::s
 // Writes `key` as MLIR prints a dictionary key: bare when it is an
 // identifier (`mhlo.sharding`), else quoted.
 std::string printAttrKey(std::string_view key);
-
-// A value name not yet used in `tree`: `%<stem>`, `%<stem>_0`, `%<stem>_1`...
-// (names are unique per file, which is stricter than MLIR needs). The tree
-// (its text) must outlive this object: the names it holds are views of it.
-class FreshNames {
- public:
-  explicit FreshNames(const OpTree& tree);
-  // Not copyable: a copy's views would point into the original's strings.
-  FreshNames(const FreshNames&) = delete;
-  FreshNames& operator=(const FreshNames&) = delete;
-  FreshNames(FreshNames&&) = default;
-  FreshNames& operator=(FreshNames&&) = default;
-  std::string next(std::string_view stem);
-
- private:
-  void collect();
-  bool claim(const std::string& name);  // false if taken
-  const OpTree* tree_;  // until collect() has read its names
-  bool insert(std::string_view name);  // into used_; false if there already
-  // The tree's names as views of its text, and the names handed out (kept
-  // in `given_`, whose strings do not move), in an open-addressing table (a
-  // power of two of slots, at most half full; an empty view is a free slot,
-  // and no value name is empty). A module has tens of thousands of names:
-  // std::unordered_set spent a node allocation on each.
-  std::vector<std::string_view> used_;
-  size_t usedCount_ = 0;
-  std::deque<std::string> given_;
-  // The next suffix to try per stem, so that the k-th `%3_in0` costs one
-  // probe, not k.
-  std::unordered_map<std::string, int> nextSuffix_;
-};
 
 }  // namespace shardbridge::module

@@ -120,7 +120,7 @@ class ExportShardyAttrs {
       const ValueUse& use = ret.uses[i];
       std::string stem(use.span.in(t_).substr(1));
       std::replace(stem.begin(), stem.end(), '#', '_');
-      std::string name = names_.next(stem + "_result");
+      std::string name = names_.next(stem + "_result", func);
       std::string type(f.funcResults()[i].type.in(t_));
       std::string attrs = sortedDict(
           {{"has_side_effect", "true"}, {std::string(kFrontendAttrs), frontendDict({{"xla.sdy.sharding", perValue}})}});

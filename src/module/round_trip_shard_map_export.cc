@@ -186,7 +186,7 @@ class RoundTripShardMapExport {
     std::string callArgs;
     if (nIn > 0) {
       SB_ASSIGN_OR_RETURN(std::string in, perValue(m.in, module));
-      std::string local = names_.next(base + "_local");
+      std::string local = names_.next(base + "_local", m.op);
       std::string operands;
       for (size_t i = 0; i < nIn; ++i) operands += (i ? ", " : "") + std::string(op.uses[i].span.in(t_));
       std::string attrs = sortedDict(
@@ -197,7 +197,7 @@ class RoundTripShardMapExport {
                       typeList(types.operands, true) + " -> " + typeList(localTypes, false));
       callArgs = joinValues(local, nIn);
     }
-    std::string call = nOut == 0 ? "" : names_.next(base + "_body");
+    std::string call = nOut == 0 ? "" : names_.next(base + "_body", m.op);
     lines.push_back((call.empty() ? "" : call + (nOut > 1 ? ":" + std::to_string(nOut) : "") + " = ") + "call @" +
                     name + "(" + callArgs + ") {" + std::string(kFrontendAttrs) +
                     " = {inlineable = \"xla_late\"}} : " + typeList(localTypes, true) + " -> " +

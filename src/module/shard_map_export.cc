@@ -337,11 +337,11 @@ class ShardMapExport {
       m.base = op.resultDefs.empty() ? "shmap" : resultName.substr(1);
       auto shaped = [&](size_t j) { return j < retTypes.results.size() && isShapedType(retTypes.results[j]); };
       bool singleTensor = n == 1 && shaped(0);
-      m.call = n == 0 ? "" : (n == 1 && !singleTensor ? resultName : names_.next(m.base + "_body"));
+      m.call = n == 0 ? "" : (n == 1 && !singleTensor ? resultName : names_.next(m.base + "_body", m.op));
       int func = tree_.enclosingFunc(m.op);
       for (size_t j = 0; j < n; ++j) {
         std::string callResult = n == 1 ? m.call : m.call + "#" + std::to_string(j);
-        std::string full = !shaped(j) ? callResult : n == 1 ? resultName : names_.next(m.base + "_full" + std::to_string(j));
+        std::string full = !shaped(j) ? callResult : n == 1 ? resultName : names_.next(m.base + "_full" + std::to_string(j), m.op);
         m.full.push_back(full);
         if (n > 1 && !resultName.empty()) uses_.replace(leaf_, func, resultName, static_cast<int>(j), full);
       }
@@ -497,8 +497,8 @@ class ShardMapExport {
         callArgList += operand;
         continue;
       }
-      std::string c = names_.next(base + "_in" + std::to_string(i));
-      std::string f = names_.next(base + "_local" + std::to_string(i));
+      std::string c = names_.next(base + "_in" + std::to_string(i), m.op);
+      std::string f = names_.next(base + "_local" + std::to_string(i), m.op);
       copyLine(c, operand, m.in[i].in(t_), manualParent, types.operands[i]);
       customCallLine(f, "SPMDFullToShardShape", c, stripped->bare, manualRegion, types.operands[i], local);
       callArgList += f;
@@ -562,7 +562,7 @@ class ShardMapExport {
     for (size_t j = 0; j < n; ++j) {
       if (!isShapedType(retTypes.results[j])) continue;
       std::string callResult = n == 1 ? call : call + "#" + std::to_string(j);
-      std::string o = names_.next(base + "_out" + std::to_string(j));
+      std::string o = names_.next(base + "_out" + std::to_string(j), m.op);
       copyLine(o, callResult, innerOut[j]->bare, manualRegion, retTypes.results[j]);
       customCallLine(m.full[j], "SPMDShardToFullShape", o, m.out[j].in(t_), manualParent, retTypes.results[j],
                 types.results[j]);

@@ -127,7 +127,7 @@ Status insertSparseOffloadBarriers(PassContext& ctx, int module) {
         if (!calleeSharding->unreducedAxes().empty()) insert = false;
       }
       if (!insert) continue;
-      std::string barrier = names.next(std::string(arg.substr(1)) + "_barrier");
+      std::string barrier = names.next(std::string(arg.substr(1)) + "_barrier", callee);
       ctx.rw.insert(at - indent.size(), std::string(indent) + barrier + " = sdy.propagation_barrier " +
                                             std::string(arg) + " allowed_direction=FORWARD : " +
                                             std::string(fn.funcArgs()[argNum].type.in(t)) + "\n");

@@ -149,10 +149,38 @@ TEST(FreshNames, NeverCollide) {
   auto tree = parseOpTree("func.func @f(%x: tensor<f32>) -> tensor<f32> {\n  %x_0 = stablehlo.add %x, %x : tensor<f32>\n  return %x_0 : tensor<f32>\n}\n");
   ASSERT_TRUE(tree.has_value());
   FreshNames names(*tree);
-  EXPECT_EQ(names.next("x"), "%x_1");
-  EXPECT_EQ(names.next("x"), "%x_2");
-  EXPECT_EQ(names.next("y"), "%y");
-  EXPECT_EQ(names.next("y"), "%y_0");
+  EXPECT_EQ(names.next("x", 1), "%x_1");
+  EXPECT_EQ(names.next("x", 1), "%x_2");
+  EXPECT_EQ(names.next("y", 1), "%y");
+  EXPECT_EQ(names.next("y", 0), "%y_0");
+}
+
+// Names are scoped per function: another function's names neither block a
+// name nor advance its suffix (docs/module.md "Large modules in parts").
+TEST(FreshNames, ScopedPerFunction) {
+  auto tree = parseOpTree(
+      "module {\n"
+      "  func.func @f(%x: tensor<f32>) -> tensor<f32> {\n    %y = stablehlo.add %x, %x : tensor<f32>\n    return %y : tensor<f32>\n  }\n"
+      "  func.func @g(%a: tensor<f32>) -> tensor<f32> {\n    %y_0 = stablehlo.add %a, %a : tensor<f32>\n    return %y_0 : tensor<f32>\n  }\n"
+      "}\n");
+  ASSERT_TRUE(tree.has_value());
+  int f = -1, g = -1, addInG = -1;
+  for (int i = 0; i < static_cast<int>(tree->ops.size()); ++i) {
+    if (tree->ops[i].symbolName == "f") f = i;
+    if (tree->ops[i].symbolName == "g") g = i;
+    if (g >= 0 && tree->ops[i].name == "stablehlo.add") addInG = i;
+  }
+  ASSERT_GE(f, 0);
+  ASSERT_GT(addInG, g);
+  FreshNames names(*tree);
+  EXPECT_EQ(names.next("y", f), "%y_0");      // %y is f's
+  EXPECT_EQ(names.next("y", addInG), "%y");   // g has %y_0 only; f's names are not g's
+  EXPECT_EQ(names.next("y", g), "%y_1");
+  EXPECT_EQ(names.next("x", addInG), "%x");   // %x is an argument of f, not of g
+  names.reserve("%z", f);
+  EXPECT_EQ(names.next("z", f), "%z_0");
+  EXPECT_EQ(names.next("z", g), "%z");
+  EXPECT_EQ(names.next("m", -1), "%m");       // outside every function
 }
 
 }  // namespace

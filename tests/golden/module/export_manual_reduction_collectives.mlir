@@ -31,35 +31,35 @@
 // CHECK: }
 // CHECK:
 // CHECK: func.func @all_reduce_sub_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_4_y_6, [{}, {}], unreduced={"x", "y":(2)3}>}) -> tensor<8x8xf32> {
-// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_x_4_y_6, [{}, {}], unreduced={"x", "y":(2)3}>] out_shardings=[<@mesh_x_4_y_6, [{}, {}]>] manual_axes={"x", "y"} (%arg_2: tensor<8x8xf32>) {
-// CHECK:     %all_reduce_0 = "stablehlo.all_reduce"(%arg_2) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1, 2, 6, 7, 8, 12, 13, 14, 18, 19, 20], [3, 4, 5, 9, 10, 11, 15, 16, 17, 21, 22, 23]]> : tensor<2x12xi64>, use_global_device_ids}> ({
-// CHECK:     ^bb0(%arg_3: tensor<f32>, %arg_4: tensor<f32>):
-// CHECK:       %red_0 = stablehlo.add %arg_3, %arg_4 : tensor<f32>
-// CHECK:       stablehlo.return %red_0 : tensor<f32>
+// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_x_4_y_6, [{}, {}], unreduced={"x", "y":(2)3}>] out_shardings=[<@mesh_x_4_y_6, [{}, {}]>] manual_axes={"x", "y"} (%arg: tensor<8x8xf32>) {
+// CHECK:     %all_reduce = "stablehlo.all_reduce"(%arg) <{channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 1, 2, 6, 7, 8, 12, 13, 14, 18, 19, 20], [3, 4, 5, 9, 10, 11, 15, 16, 17, 21, 22, 23]]> : tensor<2x12xi64>, use_global_device_ids}> ({
+// CHECK:     ^bb0(%arg_0: tensor<f32>, %arg_1: tensor<f32>):
+// CHECK:       %red = stablehlo.add %arg_0, %arg_1 : tensor<f32>
+// CHECK:       stablehlo.return %red : tensor<f32>
 // CHECK:     }) : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK:     sdy.return %all_reduce_0 : tensor<8x8xf32>
+// CHECK:     sdy.return %all_reduce : tensor<8x8xf32>
 // CHECK:   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
 // CHECK:   return %0 : tensor<8x8xf32>
 // CHECK: }
 // CHECK:
 // CHECK: func.func @non_iota(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_2_y_2_non_iota, [{}, {}], unreduced={"x"}>}) -> tensor<8x8xf32> {
-// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_x_2_y_2_non_iota, [{}, {}], unreduced={"x"}>] out_shardings=[<@mesh_x_2_y_2_non_iota, [{}, {}]>] manual_axes={"x", "y"} (%arg_5: tensor<8x8xf32>) {
-// CHECK:     %all_reduce_1 = "stablehlo.all_reduce"(%arg_5) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, replica_groups = dense<[[3, 1], [2, 0]]> : tensor<2x2xi64>, use_global_device_ids}> ({
-// CHECK:     ^bb0(%arg_6: tensor<f32>, %arg_7: tensor<f32>):
-// CHECK:       %red_1 = stablehlo.maximum %arg_6, %arg_7 : tensor<f32>
-// CHECK:       stablehlo.return %red_1 : tensor<f32>
+// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_x_2_y_2_non_iota, [{}, {}], unreduced={"x"}>] out_shardings=[<@mesh_x_2_y_2_non_iota, [{}, {}]>] manual_axes={"x", "y"} (%arg: tensor<8x8xf32>) {
+// CHECK:     %all_reduce = "stablehlo.all_reduce"(%arg) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, replica_groups = dense<[[3, 1], [2, 0]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+// CHECK:     ^bb0(%arg_0: tensor<f32>, %arg_1: tensor<f32>):
+// CHECK:       %red = stablehlo.maximum %arg_0, %arg_1 : tensor<f32>
+// CHECK:       stablehlo.return %red : tensor<f32>
 // CHECK:     }) : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK:     sdy.return %all_reduce_1 : tensor<8x8xf32>
+// CHECK:     sdy.return %all_reduce : tensor<8x8xf32>
 // CHECK:   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
 // CHECK:   return %0 : tensor<8x8xf32>
 // CHECK: }
 // CHECK:
 // CHECK: func.func @reduce_scatter_single_dim(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_2_y_2, [{"y"}, {}], unreduced={"x"}>}) -> tensor<8x8xf32> {
-// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_x_2_y_2, [{"y"}, {}], unreduced={"x"}>] out_shardings=[<@mesh_x_2_y_2, [{"y"}, {"x"}]>] manual_axes={"x", "y"} (%arg_8: tensor<4x8xf32>) {
-// CHECK:     %reduce_scatter = "stablehlo.reduce_scatter"(%arg_8) <{channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
-// CHECK:     ^bb0(%arg_9: tensor<f32>, %arg_10: tensor<f32>):
-// CHECK:       %red_2 = stablehlo.add %arg_9, %arg_10 : tensor<f32>
-// CHECK:       stablehlo.return %red_2 : tensor<f32>
+// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_x_2_y_2, [{"y"}, {}], unreduced={"x"}>] out_shardings=[<@mesh_x_2_y_2, [{"y"}, {"x"}]>] manual_axes={"x", "y"} (%arg: tensor<4x8xf32>) {
+// CHECK:     %reduce_scatter = "stablehlo.reduce_scatter"(%arg) <{channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+// CHECK:     ^bb0(%arg_0: tensor<f32>, %arg_1: tensor<f32>):
+// CHECK:       %red = stablehlo.add %arg_0, %arg_1 : tensor<f32>
+// CHECK:       stablehlo.return %red : tensor<f32>
 // CHECK:     }) : (tensor<4x8xf32>) -> tensor<4x4xf32>
 // CHECK:     sdy.return %reduce_scatter : tensor<4x4xf32>
 // CHECK:   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
@@ -386,24 +386,24 @@ func.func @into_reshard_then_all_reduce(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf
 // CHECK: }
 // CHECK:
 // CHECK: func.func @two_axes_one_dim(%arg0: tensor<16x4xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> tensor<16x4xbf16> {
-// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}, {}]>] out_shardings=[<@mesh, [{}, {}], unreduced={"x", "y"}>] manual_axes={"x", "y"} (%arg_0: tensor<2x4xbf16>) {
-// CHECK:     %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<bf16>
-// CHECK:     %broadcast_0 = stablehlo.broadcast %cst_0, sizes = [16, 4] : (tensor<bf16>) -> tensor<16x4xbf16>
-// CHECK:     %pid_0 = stablehlo.partition_id : tensor<ui32>
-// CHECK:     %pid_i32_0 = stablehlo.convert %pid_0 : (tensor<ui32>) -> tensor<i32>
-// CHECK:     %c_3 = stablehlo.constant dense<4> : tensor<i32>
-// CHECK:     %rem_1 = stablehlo.remainder %pid_i32_0, %c_3 : tensor<i32>
-// CHECK:     %div_1 = stablehlo.divide %pid_i32_0, %c_3 : tensor<i32>
-// CHECK:     %c_4 = stablehlo.constant dense<2> : tensor<i32>
-// CHECK:     %rem_2 = stablehlo.remainder %div_1, %c_4 : tensor<i32>
-// CHECK:     %div_2 = stablehlo.divide %div_1, %c_4 : tensor<i32>
-// CHECK:     %c_5 = stablehlo.constant dense<0> : tensor<i32>
-// CHECK:     %mul_0 = stablehlo.multiply %rem_2, %c_4 : tensor<i32>
-// CHECK:     %add = stablehlo.add %mul_0, %rem_1 : tensor<i32>
-// CHECK:     %c_6 = stablehlo.constant dense<2> : tensor<i32>
-// CHECK:     %mul_1 = stablehlo.multiply %add, %c_6 : tensor<i32>
-// CHECK:     %dynamic_update_slice_0 = stablehlo.dynamic_update_slice %broadcast_0, %arg_0, %mul_1, %c_5 : (tensor<16x4xbf16>, tensor<2x4xbf16>, tensor<i32>, tensor<i32>) -> tensor<16x4xbf16>
-// CHECK:     sdy.return %dynamic_update_slice_0 : tensor<16x4xbf16>
+// CHECK:   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}, {}]>] out_shardings=[<@mesh, [{}, {}], unreduced={"x", "y"}>] manual_axes={"x", "y"} (%arg: tensor<2x4xbf16>) {
+// CHECK:     %cst = stablehlo.constant dense<0.000000e+00> : tensor<bf16>
+// CHECK:     %broadcast = stablehlo.broadcast %cst, sizes = [16, 4] : (tensor<bf16>) -> tensor<16x4xbf16>
+// CHECK:     %pid = stablehlo.partition_id : tensor<ui32>
+// CHECK:     %pid_i32 = stablehlo.convert %pid : (tensor<ui32>) -> tensor<i32>
+// CHECK:     %c = stablehlo.constant dense<4> : tensor<i32>
+// CHECK:     %rem = stablehlo.remainder %pid_i32, %c : tensor<i32>
+// CHECK:     %div = stablehlo.divide %pid_i32, %c : tensor<i32>
+// CHECK:     %c_0 = stablehlo.constant dense<2> : tensor<i32>
+// CHECK:     %rem_0 = stablehlo.remainder %div, %c_0 : tensor<i32>
+// CHECK:     %div_0 = stablehlo.divide %div, %c_0 : tensor<i32>
+// CHECK:     %c_1 = stablehlo.constant dense<0> : tensor<i32>
+// CHECK:     %mul = stablehlo.multiply %rem_0, %c_0 : tensor<i32>
+// CHECK:     %add = stablehlo.add %mul, %rem : tensor<i32>
+// CHECK:     %c_2 = stablehlo.constant dense<2> : tensor<i32>
+// CHECK:     %mul_0 = stablehlo.multiply %add, %c_2 : tensor<i32>
+// CHECK:     %dynamic_update_slice = stablehlo.dynamic_update_slice %broadcast, %arg, %mul_0, %c_1 : (tensor<16x4xbf16>, tensor<2x4xbf16>, tensor<i32>, tensor<i32>) -> tensor<16x4xbf16>
+// CHECK:     sdy.return %dynamic_update_slice : tensor<16x4xbf16>
 // CHECK:   } : (tensor<16x4xbf16>) -> tensor<16x4xbf16>
 // CHECK:   return %0 : tensor<16x4xbf16>
 // CHECK: }

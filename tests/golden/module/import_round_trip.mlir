@@ -130,8 +130,8 @@ module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.me
 // CHECK:     return %0 : tensor<8x8xf32>
 // CHECK:   }
 // CHECK:   func.func private @matching(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
-// CHECK:     %arg0_barrier_0 = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8x8xf32>
-// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0_barrier_0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:     %arg0_barrier = sdy.propagation_barrier %arg0 allowed_direction=FORWARD : tensor<8x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @Sharding(%arg0_barrier) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
 // CHECK:     return %0 : tensor<8x8xf32>
 // CHECK:   }
 // CHECK:   func.func private @unreduced(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
@@ -277,13 +277,13 @@ module @jit_func attributes {mhlo.frontend_attributes = {xla.sdy.meshes = "{mesh
 // CHECK: func.func @main(%arg0: tensor<0x16xf32>, %arg1: tensor<16x32xf32>) -> (tensor<0x32xf32>, tensor<16x32xf32>) {
 // CHECK:   %c1 = stablehlo.constant dense<0.000000e+00> : tensor<0x8xf32>
 // CHECK:   %c2 = stablehlo.constant dense<0.000000e+00> : tensor<0x32xf32>
-// CHECK:   %2:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{}, {"b"}]>, <@mesh, [{"b"}, {}]>] out_shardings=[<@mesh, [{}, {}], replicated={"b"}>, <@mesh, [{"b"}, {}]>] manual_axes={"b"} (%arg0_1: tensor<0x8xf32>, %arg1_0: tensor<8x32xf32>) {
-// CHECK:     %0_1 = stablehlo.dot %arg0_1, %arg1_0 : (tensor<0x8xf32>, tensor<8x32xf32>) -> tensor<0x32xf32>
-// CHECK:     %3 = sdy.manual_computation(%arg1_0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg0_0: tensor<4x32xf32>) {
-// CHECK:       %0_0 = stablehlo.abs %arg0_0 : tensor<4x32xf32>
-// CHECK:       sdy.return %0_0 : tensor<4x32xf32>
+// CHECK:   %2:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{}, {"b"}]>, <@mesh, [{"b"}, {}]>] out_shardings=[<@mesh, [{}, {}], replicated={"b"}>, <@mesh, [{"b"}, {}]>] manual_axes={"b"} (%arg0_0: tensor<0x8xf32>, %arg1_0: tensor<8x32xf32>) {
+// CHECK:     %0_0 = stablehlo.dot %arg0_0, %arg1_0 : (tensor<0x8xf32>, tensor<8x32xf32>) -> tensor<0x32xf32>
+// CHECK:     %3 = sdy.manual_computation(%arg1_0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg0_0_0: tensor<4x32xf32>) {
+// CHECK:       %0_0_0 = stablehlo.abs %arg0_0_0 : tensor<4x32xf32>
+// CHECK:       sdy.return %0_0_0 : tensor<4x32xf32>
 // CHECK:     } : (tensor<8x32xf32>) -> tensor<8x32xf32>
-// CHECK:     sdy.return %0_1, %3 : tensor<0x32xf32>, tensor<8x32xf32>
+// CHECK:     sdy.return %0_0, %3 : tensor<0x32xf32>, tensor<8x32xf32>
 // CHECK:   } : (tensor<0x16xf32>, tensor<16x32xf32>) -> (tensor<0x32xf32>, tensor<16x32xf32>)
 // CHECK:   return %c2, %2#1 : tensor<0x32xf32>, tensor<16x32xf32>
 // CHECK: }
@@ -992,9 +992,9 @@ func.func private @f15(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {pad = 
 // CHECK:   return %5, %7 : tensor<16x2xf32>, tensor<8x2xf32>
 // CHECK: }
 // CHECK: func.func private @scale(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> {
-// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_2: tensor<4x2xf32>) {
-// CHECK:     %0_2 = call @leaf_0(%arg0_2) : (tensor<4x2xf32>) -> tensor<4x2xf32>
-// CHECK:     sdy.return %0_2 : tensor<4x2xf32>
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_0: tensor<4x2xf32>) {
+// CHECK:     %0_0 = call @leaf_0(%arg0_0) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:     sdy.return %0_0 : tensor<4x2xf32>
 // CHECK:   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
 // CHECK:   return %2 : tensor<8x2xf32>
 // CHECK: }
@@ -1011,9 +1011,9 @@ func.func private @f15(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {pad = 
 // CHECK:   return %0 : tensor<4x2xf32>
 // CHECK: }
 // CHECK: func.func private @scale_3(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"p"}>, sdy.original_func_name = "scale"} {
-// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_3: tensor<4x2xf32>) {
-// CHECK:     %0_3 = call @leaf_0_1(%arg0_3) : (tensor<4x2xf32>) -> tensor<4x2xf32>
-// CHECK:     sdy.return %0_3 : tensor<4x2xf32>
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_0: tensor<4x2xf32>) {
+// CHECK:     %0_0 = call @leaf_0_1(%arg0_0) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:     sdy.return %0_0 : tensor<4x2xf32>
 // CHECK:   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
 // CHECK:   return %2 : tensor<8x2xf32>
 // CHECK: }
@@ -1022,9 +1022,9 @@ func.func private @f15(%arg0: tensor<2xf32>) -> tensor<2xf32> attributes {pad = 
 // CHECK:   return %0 : tensor<4x2xf32>
 // CHECK: }
 // CHECK: func.func private @scale_3_6(%arg0: tensor<8x2xf32>) -> tensor<8x2xf32> attributes {sdy.func_manual_axes = #sdy<manual_axes{"q"}>, sdy.original_func_name = "scale"} {
-// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_4: tensor<4x2xf32>) {
-// CHECK:     %0_4 = call @leaf_0_1_4(%arg0_4) : (tensor<4x2xf32>) -> tensor<4x2xf32>
-// CHECK:     sdy.return %0_4 : tensor<4x2xf32>
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"r"}, {}]>] out_shardings=[<@mesh, [{"r"}, {}]>] manual_axes={"r"} (%arg0_0: tensor<4x2xf32>) {
+// CHECK:     %0_0 = call @leaf_0_1_4(%arg0_0) : (tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:     sdy.return %0_0 : tensor<4x2xf32>
 // CHECK:   } : (tensor<8x2xf32>) -> tensor<8x2xf32>
 // CHECK:   return %2 : tensor<8x2xf32>
 // CHECK: }
@@ -1073,9 +1073,9 @@ func.func private @leaf(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
 // (@leaf_0, @mid_1) get none.
 // CHECK: sdy.mesh @mesh = <["a"=2, "b"=2, "c"=4, "d"=2]>
 // CHECK: func.func @main(%arg0: tensor<16xf32>) -> tensor<16xf32> {
-// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", "d"}]>] out_shardings=[<@mesh, [{"a", "d"}]>] manual_axes={"a", "d"} (%arg0_1: tensor<4xf32>) {
-// CHECK:     %2_0 = sdy.manual_computation(%arg0_1) in_shardings=[<@mesh, [{"b"}]>] out_shardings=[<@mesh, [{"b"}]>] manual_axes={"b"} (%arg0_0: tensor<2xf32>) {
-// CHECK:       %0_0 = call @mid_1_3(%arg0_0) : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:   %2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", "d"}]>] out_shardings=[<@mesh, [{"a", "d"}]>] manual_axes={"a", "d"} (%arg0_0: tensor<4xf32>) {
+// CHECK:     %2_0 = sdy.manual_computation(%arg0_0) in_shardings=[<@mesh, [{"b"}]>] out_shardings=[<@mesh, [{"b"}]>] manual_axes={"b"} (%arg0_0_0: tensor<2xf32>) {
+// CHECK:       %0_0 = call @mid_1_3(%arg0_0_0) : (tensor<2xf32>) -> tensor<2xf32>
 // CHECK:       sdy.return %0_0 : tensor<2xf32>
 // CHECK:     } : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK:     %3 = stablehlo.constant dense<1.000000e+00> : tensor<2xf32>

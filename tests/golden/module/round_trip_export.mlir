@@ -225,14 +225,14 @@ module {
 // CHECK:     return %0 : tensor<8x32xf32>
 // CHECK:   }
 // CHECK:   func.func @nested(%arg0: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{"a"}, {"b"}]>}) -> (tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh_1, [{"a", ?}, {?}]>}) {
-// CHECK:     %0_local_0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>"}} : (tensor<4x8xf32>) -> tensor<2x8xf32>
-// CHECK:     %0_body_0 = call @xla.sdy.manual_computation_body_1(%0_local_0) {mhlo.frontend_attributes = {inlineable = "xla_late"}} : (tensor<2x8xf32>) -> tensor<2x8xf32>
-// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body_0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>"}} : (tensor<2x8xf32>) -> tensor<4x8xf32>
+// CHECK:     %0_local = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>"}} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+// CHECK:     %0_body = call @xla.sdy.manual_computation_body_1(%0_local) {mhlo.frontend_attributes = {inlineable = "xla_late"}} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>"}} : (tensor<2x8xf32>) -> tensor<4x8xf32>
 // CHECK:     return %0 : tensor<4x8xf32>
 // CHECK:   }
 // CHECK:   func.func @no_inputs() -> tensor<4xi64> {
-// CHECK:     %0_body_1 = call @xla.sdy.manual_computation_body_2() {mhlo.frontend_attributes = {inlineable = "xla_late"}} : () -> tensor<2xi64>
-// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body_1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_0, [{\22b\22}]>]>"}} : (tensor<2xi64>) -> tensor<4xi64>
+// CHECK:     %0_body = call @xla.sdy.manual_computation_body_2() {mhlo.frontend_attributes = {inlineable = "xla_late"}} : () -> tensor<2xi64>
+// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_0, [{\22b\22}]>]>"}} : (tensor<2xi64>) -> tensor<4xi64>
 // CHECK:     return %0 : tensor<4xi64>
 // CHECK:   }
 // CHECK:   func.func @no_outputs(%arg0: tensor<4xi64>) {
@@ -325,15 +325,15 @@ module {
 // CHECK:     return %0_result : tensor<8x32xf32>
 // CHECK:   }
 // CHECK:   func.func @nested(%arg0: tensor<4x8xf32> {mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh_1, [{\22a\22}, {\22b\22}]>"}, mhlo.sharding = "{devices=[2,2,4]<=[16] last_tile_dim_replicate}"}) -> (tensor<4x8xf32> {mhlo.sharding = "{devices=[2,1,8]<=[16] last_tile_dim_replicate}"}) {
-// CHECK:     %0_local_0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>"}} : (tensor<4x8xf32>) -> tensor<2x8xf32>
-// CHECK:     %0_body_0 = call @xla.sdy.manual_computation_body_1(%0_local_0) {mhlo.frontend_attributes = {inlineable = "xla_late"}} : (tensor<2x8xf32>) -> tensor<2x8xf32>
-// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body_0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>"}} : (tensor<2x8xf32>) -> tensor<4x8xf32>
-// CHECK:     %0_result_0 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22, ?}, {?}]>]>"}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK:     return %0_result_0 : tensor<4x8xf32>
+// CHECK:     %0_local = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>"}} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+// CHECK:     %0_body = call @xla.sdy.manual_computation_body_1(%0_local) {mhlo.frontend_attributes = {inlineable = "xla_late"}} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22a\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22}, {}]>]>"}} : (tensor<2x8xf32>) -> tensor<4x8xf32>
+// CHECK:     %0_result = stablehlo.custom_call @xla.sdy.FuncResultSharding(%0) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh_1, [{\22a\22, ?}, {?}]>]>"}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:     return %0_result : tensor<4x8xf32>
 // CHECK:   }
 // CHECK:   func.func @no_inputs() -> tensor<4xi64> {
-// CHECK:     %0_body_1 = call @xla.sdy.manual_computation_body_2() {mhlo.frontend_attributes = {inlineable = "xla_late"}} : () -> tensor<2xi64>
-// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body_1) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_0, [{\22b\22}]>]>"}} : (tensor<2xi64>) -> tensor<4xi64>
+// CHECK:     %0_body = call @xla.sdy.manual_computation_body_2() {mhlo.frontend_attributes = {inlineable = "xla_late"}} : () -> tensor<2xi64>
+// CHECK:     %0 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%0_body) {has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.manual_axes = "#sdy<manual_axes{\22b\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_0, [{\22b\22}]>]>"}} : (tensor<2xi64>) -> tensor<4xi64>
 // CHECK:     return %0 : tensor<4xi64>
 // CHECK:   }
 // CHECK:   func.func @no_outputs(%arg0: tensor<4xi64>) {
