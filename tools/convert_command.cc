@@ -107,11 +107,16 @@ std::string convertJson(const ConvertOptions& options, const InputText& input,
 // `--timing`: where the run's wall-clock time went, step by step, on stderr.
 // Steps a prefilter skipped are listed without times, so the order of the
 // pipeline stays visible.
-std::string timingReport(const std::vector<module::PassTiming>& timings, double read, double write,
-                         double total) {
+std::string timingReport(const module::ConvertedModule& result, double read, double write, double total) {
+  const std::vector<module::PassTiming>& timings = result.timings;
   size_t width = 12;
   for (const module::PassTiming& t : timings) width = std::max(width, t.name.size());
   std::string out = "timing (wall-clock seconds):\n";
+  // In parts, a step's times are summed over the parts, which ran side by
+  // side: the steps can then add up to more than the total.
+  if (result.parts)
+    out += "  (in " + std::to_string(result.parts) + " parts on " + std::to_string(result.partThreads) +
+           " threads; each step's times summed over the parts)\n";
   auto row = [&](const std::string& name, const std::string& figures) {
     out += "  " + name + std::string(width - name.size() + 2, ' ') + figures + "\n";
   };
@@ -192,7 +197,7 @@ int runConvert(const ConvertOptions& options) {
   int rc = options.output.empty() ? 0 : writeOutputPath(options.output, result->text);
   if (rc == 0 && (options.json || options.output.empty()))
     rc = printOut(options.json ? convertJson(options, input, *result) : result->text);
-  if (options.timing) std::cerr << timingReport(result->timings, readSeconds, since(writeStart), since(start));
+  if (options.timing) std::cerr << timingReport(*result, readSeconds, since(writeStart), since(start));
   return rc;
 }
 

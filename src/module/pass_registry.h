@@ -39,6 +39,12 @@ struct PassDef {
   // rewrite and one parse fewer (docs/module.md "Two passes in one rewrite").
   Result<bool> (*runOver)(PassContext&, const Rewriter& pending) = nullptr;
   std::vector<std::string_view> runsOver = {};
+  // The pass's edits of a function depend only on that function, the
+  // functions it names and the module's text outside its functions (the
+  // names it gives are fresh per function, fresh_names.h), so a module cut
+  // between its functions may run part by part when every step is partable
+  // (module_parts.h; docs/module.md "Large modules in parts").
+  bool partable = false;
 };
 
 // The pass or pipeline named `name`; null when there is none.

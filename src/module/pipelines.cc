@@ -318,11 +318,13 @@ const std::vector<PassDef>& registry() {
                  runExportManualReductionCollectives,
                  {},
                  kNeedsReduction});
+    d.back().partable = true;
     d.push_back({{"xla-sdy-export-ops", "sdy.constant, sharding constraints, reshards and collectives as "
                                         "StableHLO/MHLO ops", false, {kKeepConstraints}},
                  runExportOps,
                  {}});
     d.back().defers = exportOpsKeepsNames;
+    d.back().partable = true;
     d.push_back({{"xla-sdy-stablehlo-round-trip-shard-map-export",
                   "sdy.manual_computation -> copies, @SPMDFullToShardShape / @SPMDShardToFullShape "
                   "custom calls and a call of its outlined body", false, {kCreateConstraints}},
@@ -331,16 +333,19 @@ const std::vector<PassDef>& registry() {
                  kNeedsManual});
     d.back().runOver = runShardMapExportOver;
     d.back().runsOver = {"xla-sdy-export-ops"};
+    d.back().partable = true;
     d.push_back({{"xla-sdy-stablehlo-round-trip-export-callback-custom-calls",
                   "used single-result Python callback custom calls return a tuple, read by get_tuple_element",
                   false, {}},
                  runExportCallbackCustomCalls,
                  {},
                  kNeedsCallback});
+    d.back().partable = true;
     d.push_back({{"symbol-dce", "private functions nothing refers to are removed", false, {}},
                  runSymbolDce,
                  {},
                  kNeedsPrivate});
+    d.back().partable = true;
     d.push_back({{"xla-sdy-import-shardings", "mhlo.sharding -> sdy.sharding on an inferred mesh", false,
                   {kUpstreamOrder}},
                  runImportShardings,
@@ -350,6 +355,7 @@ const std::vector<PassDef>& registry() {
                   {kV3, kAddMissingOff, kSimplify, kClearReverse, kReadRoundTrip}},
                  runExportShardings,
                  {}});
+    d.back().partable = true;
     return d;
   }();
   return defs;

@@ -1,4 +1,4 @@
-// runPasses (pipeline.h): expands pipelines into their steps, runs each pass
+// runPasses (pipeline.h): expands pipelines into their steps (run_steps.h), runs each pass
 // on the op tree of the current text, skips a pass whose prefilter finds
 // nothing for it, and applies each pass's edits as one rewrite (or, where
 // two passes compose, one rewrite for both). See docs/module.md.
@@ -10,17 +10,15 @@
 #include "module/edit_compose.h"
 #include "module/pass.h"
 #include "module/pass_registry.h"
+#include "module/module_parts.h"
+#include "module/run_steps.h"
 #include "module/word_presence.h"
 #include "shardbridge/module/pipeline.h"
 
 namespace shardbridge::module {
 
-Result<ConvertedModule> runPasses(std::string_view input, const std::vector<PassSpec>& passes) {
+Result<std::vector<Step>> expandSteps(const std::vector<PassSpec>& passes) {
   // Expand pipelines into passes, each with its defaults and the options given.
-  struct Step {
-    const PassDef* def;
-    std::map<std::string, std::string, std::less<>> options;
-  };
   std::vector<Step> steps;
   for (const PassSpec& spec : passes) {
     const PassDef* def = findPass(spec.name);
@@ -69,6 +67,10 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
       steps.push_back(std::move(step));
     }
   }
+  return steps;
+}
+
+Result<ConvertedModule> runSteps(std::string_view input, const std::vector<Step>& steps) {
   ConvertedModule out;
   // The text the next pass reads: the input itself until a pass changes it
   // (no copy of a module that may be hundreds of megabytes), then the
@@ -216,6 +218,14 @@ Result<ConvertedModule> runPasses(std::string_view input, const std::vector<Pass
   if (!parsedOnce) SB_TRY(parseOpTree(current));
   if (!changed) out.text = std::string(input);
   return out;
+}
+
+Result<ConvertedModule> runPasses(std::string_view input, const std::vector<PassSpec>& passes) {
+  SB_ASSIGN_OR_RETURN(std::vector<Step> steps, expandSteps(passes));
+  // A large module whose steps allow it runs cut between its functions
+  // (module_parts.h), else whole; the output is the same.
+  if (std::optional<ConvertedModule> parts = runInParts(input, steps, partOptionsFromEnv())) return std::move(*parts);
+  return runSteps(input, steps);
 }
 
 }  // namespace shardbridge::module

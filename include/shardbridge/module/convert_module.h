@@ -82,6 +82,11 @@ struct ConvertedModule {
   std::string text;
   std::vector<ModuleWarning> warnings;
   std::vector<PassTiming> timings;  // runPasses only: one per step, in order
+  // runPasses only: how many parts the module ran in, each on a thread of
+  // `partThreads` (docs/module.md "Large modules in parts"); 0 when it ran
+  // whole. In parts, each step's times are summed over the parts.
+  size_t parts = 0;
+  unsigned partThreads = 0;
 };
 
 // The export pass on MLIR text. Meshes come from the module's `sdy.mesh` ops

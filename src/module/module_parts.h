@@ -1,0 +1,53 @@
+// A large module run in parts: the steps of a pipeline run on pieces of the
+// module cut between its top-level functions, on several threads, and the
+// outputs are joined into the text one run of the whole module gives
+// (docs/module.md "Large modules in parts"). Each part is the module's text
+// before its first function (the `module` line, meshes, aliases), some of
+// its functions, and its text after the last one (the closing `}`, `#loc`
+// lines). Peak memory is then the input, the output and a few parts' trees,
+// rather than a tree of the whole module.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "module/run_steps.h"
+#include "shardbridge/module/convert_module.h"
+
+namespace shardbridge::module {
+
+struct PartOptions {
+  size_t partBytes = size_t{1} << 20;  // functions' text per part, about (a part holds whole functions)
+  size_t minBytes = size_t{8} << 20;   // a smaller input runs whole
+  unsigned threads = 0;                // 0: as many as the parse would use (SHARDBRIDGE_THREADS, the cores)
+};
+
+// The defaults, or SHARDBRIDGE_PART_BYTES=N from the environment: parts of
+// about N bytes for an input of any size that has two or more of them (N=1:
+// one function a part, for tests); N=0 turns parts off.
+PartOptions partOptionsFromEnv();
+
+// Where `input` may be cut (the layout runInParts reads, for tests): the
+// first function's offset, then each later part's first function, then the
+// offset of the module's closing `}` line. Empty when the module cannot be
+// cut into two or more parts of about `partBytes` (see runInParts).
+std::vector<size_t> partCuts(std::string_view input, size_t partBytes);
+
+// `steps` run on `input` in parts, when every step is partable
+// (PassDef::partable) and the module allows it: one top-level module whose
+// functions are printed as MLIR prints them (`  func.func` at two blanks),
+// no symbol reference between functions of different parts or from the
+// text outside the functions to a function, and none of the ops whose
+// lowering numbers something across the module (channel handles: the
+// manual reduction collectives) or the names of outlined bodies already in
+// it. The outlined manual computation bodies of all parts are renumbered
+// into one sequence and put after every function, as one run puts them.
+// nullopt when parts do not apply, or when a part's run has an error or a
+// warning, or its text outside the functions comes out unlike the first
+// part's: the caller then runs the whole module, which gives the output,
+// errors and warnings of record.
+std::optional<ConvertedModule> runInParts(std::string_view input, const std::vector<Step>& steps,
+                                          const PartOptions& options);
+
+}  // namespace shardbridge::module
