@@ -15,6 +15,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "base/huge_pages.h"
 #include "module/op_tree_parser.h"
 #include "module/text_lex.h"
 
@@ -294,6 +295,7 @@ std::optional<ConvertedModule> runInParts(std::string_view input, const std::vec
       double ratio = static_cast<double>(o.size()) / static_cast<double>(cuts[1] - cuts[0] + cuts.front() +
                                                                           (input.size() - cuts.back()));
       out.text.reserve(static_cast<size_t>(ratio * 1.05 * static_cast<double>(input.size())) + (size_t{1} << 16));
+      base::adviseHugePages(out.text.data(), out.text.capacity());
       out.text.append(prefixOut);
       out.timings = r.timings;
     } else {

@@ -18,8 +18,8 @@
 namespace shardbridge::module {
 
 struct PartOptions {
-  size_t partBytes = size_t{1} << 20;  // functions' text per part, about (a part holds whole functions)
-  size_t minBytes = size_t{8} << 20;   // a smaller input runs whole
+  size_t partBytes = size_t{256} << 10;  // functions' text per part, about (a part holds whole functions)
+  size_t minBytes = size_t{1} << 20;    // a smaller input runs whole
   unsigned threads = 0;                // 0: as many as the parse would use (SHARDBRIDGE_THREADS, the cores)
 };
 
