@@ -199,4 +199,27 @@ done
 "$bin" convert --to hlo --timing --json "$ex" >"$tmp/timed.json" 2>"$tmp/timing" || fail "convert --timing --json"
 grep -q '^timing (wall-clock seconds):' "$tmp/timing" || fail "--timing --json: the report on stderr"
 
+# A module cut into parts (docs/module.md "Large modules in parts"): one
+# function a part gives the one run's bytes, and --timing says so.
+{
+  echo 'module @parts {'
+  echo '  sdy.mesh @mesh = <["x"=2]>'
+  for i in 0 1 2 3; do
+    echo "  func.func @f$i(%arg0: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}]>}) -> tensor<16xf32> {"
+    echo '    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%a: tensor<8xf32>) {'
+    echo '      %1 = stablehlo.negate %a : tensor<8xf32>'
+    echo '      sdy.return %1 : tensor<8xf32>'
+    echo '    } : (tensor<16xf32>) -> tensor<16xf32>'
+    echo '    return %0 : tensor<16xf32>'
+    echo '  }'
+  done
+  echo '}'
+} >"$tmp/parts.mlir"
+SHARDBRIDGE_PART_BYTES=0 "$bin" convert --to hlo "$tmp/parts.mlir" >"$tmp/whole.out" || fail "parts: the one run"
+SHARDBRIDGE_PART_BYTES=1 "$bin" convert --to hlo --timing "$tmp/parts.mlir" >"$tmp/parts.out" 2>"$tmp/timing" ||
+  fail "parts: the run in parts"
+cmp -s "$tmp/whole.out" "$tmp/parts.out" || fail "parts: the same bytes as one run"
+grep -q '^  (in 4 parts on [0-9]* threads' "$tmp/timing" || fail "parts: --timing names the parts"
+grep -q '@xla.sdy.inlinable_manual_computation_body_2(' "$tmp/parts.out" || fail "parts: bodies numbered across parts"
+
 finish convert
