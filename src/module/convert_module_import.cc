@@ -1,5 +1,9 @@
 // importModule (convert_module.h): the import pass over the old scanner.
 #include "module/convert_module_detail.h"
+
+#include <span>
+
+#include "module/import_seed.h"
 #include "module/tree_scan.h"
 
 namespace shardbridge::module {
@@ -26,7 +30,8 @@ struct ImportState {
 
 class ImportCollect : public module_detail::ScanVisitor {
  public:
-  ImportCollect(std::string_view t, sdy::Context& ctx, ImportState& st) : t_(t), ctx_(ctx), st_(st) {}
+  ImportCollect(std::string_view t, sdy::Context& ctx, ImportState& st, const ImportSeed* seed)
+      : t_(t), ctx_(ctx), st_(st), seed_(seed) {}
 
   Status onMesh(const MeshOp& op) override {
     std::string name(op.name);
@@ -69,6 +74,14 @@ class ImportCollect : public module_detail::ScanVisitor {
       st_.rawIndex.emplace(literal, it->second);
       return okStatus();
     }
+    if (seed_) {
+      // A part of a module (import_seed.h): its shardings must be the
+      // module's, which give its mesh.
+      auto it = seed_->index.find(*decoded);
+      if (it == seed_->index.end())
+        return makeError(ErrorCode::kInternal, "a sharding the module's seed lacks", mhlo->value.begin);
+      seed_->used[it->second].store(true, std::memory_order_relaxed);
+    }
     TextOrigin origin{literal, mhlo->value.begin, true};
     SB_ASSIGN_OR_RETURN(hlo::HloSharding s, parseMhloSharding(*decoded, origin));
     int index = static_cast<int>(st_.shardings.size());
@@ -82,6 +95,7 @@ class ImportCollect : public module_detail::ScanVisitor {
   std::string_view t_;
   sdy::Context& ctx_;
   ImportState& st_;
+  const ImportSeed* seed_;
 };
 
 
@@ -341,11 +355,11 @@ namespace {
 // returns the scan's summary (scanText, or scanTree over a pass's tree).
 template <typename Scan>
 Result<ConvertedModule> importWith(std::string_view text, const ImportModuleOptions& options, Scan&& scan,
-                                   bool readAliasLines = true) {
+                                   bool readAliasLines = true, const ImportSeed* seed = nullptr) {
   sdy::Context ctx;
   ImportState state;
   state.aliases = collectTypeAliases(text, options.typeAliases, readAliasLines);
-  ImportCollect collect(text, ctx, state);
+  ImportCollect collect(text, ctx, state, seed);
   SB_ASSIGN_OR_RETURN(ScanSummary summary, scan(collect));
 
   std::vector<std::string> lines;
@@ -354,8 +368,10 @@ Result<ConvertedModule> importWith(std::string_view text, const ImportModuleOpti
   sdy::MeshAttr mesh = sdy::MeshAttr::get(ctx, {});
   std::map<int64_t, std::string> singleDevice;
   std::string meshName = "mesh";
-  if (!state.shardings.empty()) {
-    auto inferred = convert::inferModuleMesh(ctx, state.shardings, options.anyOrder);
+  // A part infers the whole module's mesh (import_seed.h).
+  std::span<const hlo::HloSharding> inferFrom = seed ? std::span(seed->shardings) : std::span(state.shardings);
+  if (!inferFrom.empty()) {
+    auto inferred = convert::inferModuleMesh(ctx, inferFrom, options.anyOrder);
     if (!inferred) {
       Error e = inferred.error();
       e.dropOffsets();
@@ -414,7 +430,8 @@ Result<ConvertedModule> importModule(std::string_view text, const ImportModuleOp
                     [&](module_detail::ScanVisitor& v) { return module_detail::scanText(text, v); });
 }
 
-Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options) {
+Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options,
+                                           const ImportSeed* seed) {
   std::string_view text = span.in(tree.text);
   bool onTree = true;  // scanTree answers the same for both visitors
   // The collect's walk and op types, replayed for the rewrite.
@@ -427,7 +444,7 @@ Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, co
       onTree = false;
     }
     return module_detail::scanText(text, v);
-  }, module_detail::aliasLinesIn(tree, span));
+  }, module_detail::aliasLinesIn(tree, span), seed);
 }
 
 }  // namespace shardbridge::module

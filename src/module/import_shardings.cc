@@ -143,7 +143,7 @@ Status runImportShardings(PassContext& ctx) {
   if (modules.empty()) spans.push_back({0, ctx.text().size()});
   for (int m : modules) spans.push_back(tree.ops[m].whole);
   for (TextSpan span : spans) {
-    Result<ConvertedModule> out = importModuleOnTree(ctx.tree, span, options);
+    Result<ConvertedModule> out = importModuleOnTree(ctx.tree, span, options, ctx.importSeed);
     if (!out) {
       Error e = out.error();
       e = e.shifted(span.begin);

@@ -17,11 +17,16 @@
 
 namespace shardbridge::module {
 
+struct ImportSeed;
+
 struct PassContext {
   const OpTree& tree;
   Rewriter& rw;
   const std::map<std::string, std::string, std::less<>>& options;  // every option of the pass, defaults filled
   std::vector<ModuleWarning>& warnings;
+  // The whole module's shardings when this text is a part of it
+  // (import_seed.h); read by xla-sdy-import-shardings.
+  const ImportSeed* importSeed = nullptr;
 
   std::string_view text() const { return tree.text; }
   bool flag(std::string_view name) const {

@@ -45,6 +45,19 @@ struct PassDef {
   // between its functions may run part by part when every step is partable
   // (module_parts.h; docs/module.md "Large modules in parts").
   bool partable = false;
+  // The same where a module is cut into groups of functions that name each
+  // other, each part some groups (module_parts.h runInGroups): the pass's
+  // edits of a function depend only on its group and the text outside the
+  // functions (for xla-sdy-import-shardings, with the whole module's
+  // shardings, import_seed.h), and its prefilter, if any, lets it run on
+  // every part whose functions it edits.
+  bool groupable = false;
+  // A pass that may run in groups where it edits nothing: an edit of the
+  // whole module's run would have been an edit of the part that holds the
+  // functions it reads (sdy-flatten-call-graph clones a function called
+  // from two sites, which are in one group; only its clones' names read the
+  // whole module).
+  bool groupableUnedited = false;
 };
 
 // The pass or pipeline named `name`; null when there is none.

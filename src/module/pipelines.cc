@@ -219,6 +219,7 @@ const std::vector<PassDef>& registry() {
                  runFlattenCallGraph,
                  {},
                  kNeedsCall});
+    d.back().groupableUnedited = true;
     d.push_back({{"sdy-unflatten-call-graph",
                   "functions of the same sdy.original_func_name, manual axes and shardings merge back into the "
                   "first one called",
@@ -230,6 +231,7 @@ const std::vector<PassDef>& registry() {
     d.push_back({{"xla-sdy-import-constants", "stablehlo.constant -> sdy.constant inside functions", false, {}},
                  runImportConstants,
                  {}});
+    d.back().groupable = true;
     d.back().defers = importConstantsDefers;
     d.back().runOver = runImportConstantsOver;
     d.back().runsOver = {"xla-stablehlo-round-trip-shard-map-import"};
@@ -268,6 +270,7 @@ const std::vector<PassDef>& registry() {
                  {},
                  roundTripShardMapImportNeeded,
                  kRoundTripShardMapImportWords});
+    d.back().groupable = true;
     d.push_back({{"xla-stablehlo-round-trip-shard-map-import",
                   "@Sharding / mhlo.copy -> @SPMDFullToShardShape -> call @...shmap_body... or "
                   "@xla.sdy.inlinable_manual_computation_body -> @Sharding / mhlo.copy -> @SPMDShardToFullShape "
@@ -276,6 +279,7 @@ const std::vector<PassDef>& registry() {
                   {}},
                  runStablehloShardMapImport,
                  {}});
+    d.back().groupable = true;
     // Its edits may wait for import-constants, which checks what it reads.
     d.back().defers = [](const OpTree&) { return true; };
     d.push_back({{"sdy-lift-inlined-meshes",
@@ -345,11 +349,13 @@ const std::vector<PassDef>& registry() {
                  runSymbolDce,
                  {},
                  kNeedsPrivate});
+    d.back().groupable = true;
     d.back().partable = true;
     d.push_back({{"xla-sdy-import-shardings", "mhlo.sharding -> sdy.sharding on an inferred mesh", false,
                   {kUpstreamOrder}},
                  runImportShardings,
                  {}});
+    d.back().groupable = true;
     d.push_back({{"xla-sdy-stablehlo-export-shardings",
                   "sdy.sharding -> mhlo.sharding strings; sdy.mesh ops removed", false,
                   {kV3, kAddMissingOff, kSimplify, kClearReverse, kReadRoundTrip}},

@@ -70,7 +70,7 @@ Result<std::vector<Step>> expandSteps(const std::vector<PassSpec>& passes) {
   return steps;
 }
 
-Result<ConvertedModule> runSteps(std::string_view input, const std::vector<Step>& steps) {
+Result<ConvertedModule> runSteps(std::string_view input, const std::vector<Step>& steps, const ImportSeed* seed) {
   ConvertedModule out;
   // The text the next pass reads: the input itself until a pass changes it
   // (no copy of a module that may be hundreds of megabytes), then the
@@ -148,7 +148,7 @@ Result<ConvertedModule> runSteps(std::string_view input, const std::vector<Step>
         timing->parse = since(t0);
         timing->parsed = true;
       }
-      PassContext ctx{*tree, rw, step.options, warnings};
+      PassContext ctx{*tree, rw, step.options, warnings, seed};
       Clock::time_point t0 = Clock::now();
       Status status = step.def->run(ctx);
       timing->run = since(t0);
@@ -182,7 +182,7 @@ Result<ConvertedModule> runSteps(std::string_view input, const std::vector<Step>
         const Step& next = steps[j];
         std::vector<ModuleWarning> nextWarnings;
         Rewriter both(current);
-        PassContext ctx{*tree, both, next.options, nextWarnings};
+        PassContext ctx{*tree, both, next.options, nextWarnings, seed};
         Clock::time_point t0 = Clock::now();
         Result<bool> composed = next.def->runOver(ctx, rw);
         double took = since(t0);

@@ -26,8 +26,12 @@ struct Step {
 // unknown name or an unsupported option value.
 Result<std::vector<Step>> expandSteps(const std::vector<PassSpec>& passes);
 
+struct ImportSeed;
 // Runs `steps` in order on `input` (runPasses without the expansion and
-// without parts). Errors: the first failing pass's, located in `input`.
-Result<ConvertedModule> runSteps(std::string_view input, const std::vector<Step>& steps);
+// without parts); `seed`, for a part of a module, goes to each pass
+// (PassContext::importSeed). Errors: the first failing pass's, located in
+// `input`.
+Result<ConvertedModule> runSteps(std::string_view input, const std::vector<Step>& steps,
+                                 const ImportSeed* seed = nullptr);
 
 }  // namespace shardbridge::module

@@ -72,7 +72,11 @@ namespace shardbridge::module {
 // exportModule does. Output, warnings and errors are exportModule's, with
 // offsets relative to span.begin.
 Result<ConvertedModule> exportModuleOnTree(const OpTree& tree, TextSpan span, const ExportModuleOptions& options);
-// importModule (convert_module.h) likewise.
-Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options);
+struct ImportSeed;
+// importModule (convert_module.h) likewise; with a seed (a part of a
+// module, import_seed.h), its mesh is the one the seed's shardings infer,
+// and a sharding the seed lacks is an error.
+Result<ConvertedModule> importModuleOnTree(const OpTree& tree, TextSpan span, const ImportModuleOptions& options,
+                                           const ImportSeed* seed = nullptr);
 
 }  // namespace shardbridge::module
