@@ -19,6 +19,7 @@
 #include "module/part_workers.h"
 #include "module/pass_registry.h"
 #include "module/scanner.h"
+#include "module/text_lex.h"
 #include "shardbridge/convert/mesh_inference.h"
 
 namespace shardbridge::module {
@@ -38,24 +39,24 @@ std::vector<std::vector<size_t>> groupsOf(std::string_view t, const FunctionLayo
   size_t owner = 0;
   for (size_t p = t.find('@', l.begin); p != std::string_view::npos && p < l.end; p = t.find('@', p + 1)) {
     while (owner + 1 < n && l.funcs[owner + 1] <= p) ++owner;
-    auto it = l.index.find(symbolAt(t, p + 1));
+    auto it = l.index.find(module_lex::symbolAt(t, p));
     if (it == l.index.end() || it->second == owner) continue;
     size_t a = rootOf(parent, owner), b = rootOf(parent, it->second);
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
   // Groups in order of their first function, packed into parts of about
   // partBytes; a last part under half of that joins the one before.
-  std::vector<size_t> partOfRoot(n, SIZE_MAX);
+  std::vector<size_t> groupOfRoot(n, SIZE_MAX);
   std::vector<std::vector<size_t>> parts;
   std::vector<size_t> bytes;
   std::vector<std::vector<size_t>> groups;
   for (size_t i = 0; i < n; ++i) {
     size_t r = rootOf(parent, i);
-    if (partOfRoot[r] == SIZE_MAX) {
-      partOfRoot[r] = groups.size();
+    if (groupOfRoot[r] == SIZE_MAX) {
+      groupOfRoot[r] = groups.size();
       groups.emplace_back();
     }
-    groups[partOfRoot[r]].push_back(i);
+    groups[groupOfRoot[r]].push_back(i);
   }
   for (const std::vector<size_t>& g : groups) {
     if (parts.empty() || bytes.back() >= partBytes) {
@@ -101,11 +102,10 @@ GroupResult runGroup(std::string_view input, const FunctionLayout& l, const std:
   text = std::string();
   if (!ran || !ran->warnings.empty()) return r;
   std::string_view out = ran->text;
-  if (out.size() < suffix.size() || out.substr(out.size() - suffix.size()) != suffix) return r;
+  std::optional<size_t> funcsBegin = partFunctionsBegin(out, suffix);
+  if (!funcsBegin) return r;
+  r.funcsBegin = *funcsBegin;
   size_t middleEnd = out.size() - suffix.size();
-  size_t first = out.find(kFuncLine);
-  r.funcsBegin = first == std::string_view::npos || first + 1 > middleEnd ? middleEnd : first + 1;
-  if (r.funcsBegin == 0) return r;
   size_t next = 0;  // in `funcs`
   for (size_t at = r.funcsBegin; at < middleEnd;) {
     size_t line = out.find(kFuncLine, at);
@@ -209,8 +209,7 @@ std::optional<ConvertedModule> runInGroups(std::string_view input, const std::ve
     for (size_t i : parts[k]) partOf[i] = k;
   std::vector<std::string> outs(parts.size());
   std::vector<size_t> pending(parts.size(), 0);  // a part's functions not yet written
-  std::vector<TextSpan> spanOf(n, TextSpan{0, 0});
-  std::vector<bool> kept(n, false);
+  std::vector<TextSpan> spanOf(n, TextSpan{0, 0});  // empty: removed (a kept function's text is never empty)
   size_t nextOut = 0;
   ConvertedModule out;
   std::string prefixOut;
@@ -233,13 +232,12 @@ std::optional<ConvertedModule> runInGroups(std::string_view input, const std::ve
             return false;
         for (const auto& [i, span] : r.funcs) {
           spanOf[i] = span;
-          kept[i] = true;
           ++pending[k];
         }
         outs[k] = std::move(r.out);
         if (pending[k] == 0) outs[k] = std::string();
         for (; nextOut < n && partOf[nextOut] <= k; ++nextOut) {
-          if (!kept[nextOut]) continue;
+          if (spanOf[nextOut].end == spanOf[nextOut].begin) continue;
           size_t p = partOf[nextOut];
           out.text.append(spanOf[nextOut].in(outs[p]));
           if (--pending[p] == 0) outs[p] = std::string();

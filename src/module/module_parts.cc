@@ -56,7 +56,7 @@ bool appendRenumbered(std::string& dst, std::string_view src, size_t base) {
       local = v + 1;
       q = e;
     }
-    if (q < src.size() && isSymbolChar(src[q])) return false;
+    if (q < src.size() && module_lex::isIdentChar(src[q])) return false;
     size_t global = base + local;
     dst.append(src.substr(from, p - from));
     dst.append(kBodyRef);
@@ -91,11 +91,10 @@ PartResult runPart(std::string_view input, const std::vector<size_t>& cuts, size
   Result<ConvertedModule> ran = runSteps(text, steps);
   if (!ran || !ran->warnings.empty()) return r;
   std::string_view out = ran->text;
-  if (out.size() < suffix.size() || out.substr(out.size() - suffix.size()) != suffix) return r;
+  std::optional<size_t> funcsBegin = partFunctionsBegin(out, suffix);
+  if (!funcsBegin) return r;
+  r.funcsBegin = *funcsBegin;
   size_t middleEnd = out.size() - suffix.size();
-  size_t first = out.find(kFuncLine);
-  r.funcsBegin = first == std::string_view::npos || first + 1 > middleEnd ? middleEnd : first + 1;
-  if (r.funcsBegin == 0) return r;
   size_t bodies = out.find(kBodyLine, r.funcsBegin - 1);
   r.bodiesBegin = bodies == std::string_view::npos || bodies + 1 > middleEnd ? middleEnd : bodies + 1;
   r.bodiesEnd = middleEnd;
@@ -149,7 +148,7 @@ std::vector<size_t> partCuts(std::string_view t, size_t partBytes) {
   size_t owner = 0;
   for (size_t p = t.find('@', begin); p != std::string_view::npos && p < end; p = t.find('@', p + 1)) {
     while (owner + 1 < funcs.size() && funcs[owner + 1] <= p) ++owner;
-    auto it = layout->index.find(symbolAt(t, p + 1));
+    auto it = layout->index.find(module_lex::symbolAt(t, p));
     if (it == layout->index.end() || it->second == owner) continue;
     size_t lo = std::min(owner, it->second), hi = std::max(owner, it->second);
     ++held[lo + 1];

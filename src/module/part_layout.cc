@@ -6,24 +6,21 @@
 #include "shardbridge/module/op_tree.h"
 
 namespace shardbridge::module {
-bool isSymbolChar(char c) { return module_lex::isIdentChar(c) || c == '$' || c == '.' || c == '-'; }
-
-std::string_view symbolAt(std::string_view t, size_t at) {
-  if (at < t.size() && t[at] == '"') {
-    size_t close = t.find('"', at + 1);
-    return close == std::string_view::npos ? std::string_view() : t.substr(at + 1, close - at - 1);
-  }
-  size_t e = at;
-  while (e < t.size() && isSymbolChar(t[e])) ++e;
-  return t.substr(at, e - at);
-}
-
 std::string_view definedSymbol(std::string_view t, size_t line) {
   size_t p = line + kFuncLine.size();
   for (std::string_view v : {"private ", "public ", "nested "})
     if (t.substr(p, v.size()) == v) p += v.size();
   if (p >= t.size() || t[p] != '@') return {};
-  return symbolAt(t, p + 1);
+  return module_lex::symbolAt(t, p);
+}
+
+std::optional<size_t> partFunctionsBegin(std::string_view out, std::string_view suffix) {
+  if (!out.ends_with(suffix)) return std::nullopt;
+  size_t middleEnd = out.size() - suffix.size();
+  size_t first = out.find(kFuncLine);
+  size_t begin = first == std::string_view::npos || first + 1 > middleEnd ? middleEnd : first + 1;
+  if (begin == 0) return std::nullopt;
+  return begin;
 }
 
 std::optional<FunctionLayout> functionLayout(std::string_view t) {
@@ -66,7 +63,7 @@ std::optional<FunctionLayout> functionLayout(std::string_view t) {
   // No reference to a function from outside the functions.
   for (std::string_view s : {prefix, suffix})
     for (size_t p = s.find('@'); p != std::string_view::npos; p = s.find('@', p + 1))
-      if (l.index.count(symbolAt(s, p + 1))) return std::nullopt;
+      if (l.index.count(module_lex::symbolAt(s, p))) return std::nullopt;
   return l;
 }
 

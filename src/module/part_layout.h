@@ -36,15 +36,14 @@ struct FunctionLayout {
 // functions.
 std::optional<FunctionLayout> functionLayout(std::string_view t);
 
-// Whether `c` continues a bare symbol name (`@f.x-1$`).
-bool isSymbolChar(char c);
-
-// The symbol named at `at` (just after an `@`): a bare name, or a quoted
-// one without its quotes (`@"f"` is `@f`).
-std::string_view symbolAt(std::string_view t, size_t at);
-
 // The symbol a `  func.func [visibility] @name` line defines (`line`: the
 // newline before it).
 std::string_view definedSymbol(std::string_view t, size_t line);
+
+// Where a part's functions begin in its output `out`, which must end with
+// `suffix`, the input's text after the functions: the first function's
+// line, or where `suffix` begins when no function is left. nullopt when
+// `out` does not end with `suffix` or starts with a function.
+std::optional<size_t> partFunctionsBegin(std::string_view out, std::string_view suffix);
 
 }  // namespace shardbridge::module
